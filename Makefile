@@ -1,0 +1,48 @@
+# kvmbook: a literate program that teaches the Linux KVM API.
+# The book (book/*.nw) is the source; everything else is made from it.
+
+.DEFAULT_GOAL := all
+BUILD := build
+BOOK := $(wildcard book/*.nw)
+
+help:				## List the targets a reader uses
+	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+all: tangle weave run		## The main job: tangle, render the book, run it in the guest
+
+# The book and what it tangles to
+tangle:				## Write tangled/ and patches/ from the book
+	@tools/need noweb git
+	@tools/tangle
+
+weave:				## Render the book to build/book/kvmbook.{html,pdf}
+	@tools/weave $(BUILD)/book
+
+programs:			## Compile the book's programs (they run only in the guest)
+	@tools/build-programs $(BUILD)/programs
+
+# Running the book inside a freshly built, patched kernel
+run:				## Boot the patched kernel in QEMU and run the book's program
+	@tools/run
+
+# The checks
+check: check-tangle check-programs check-book check-kernel	## Run every check
+	@echo "make check: all checks passed"
+
+check-tangle:			## tangled/ and patches/ equal what the book tangles to
+	@tools/need noweb git
+	@tools/check-tangle
+
+check-programs: programs	## The programs compile warning-free and pass cppcheck
+
+check-book: weave		## The rendered book's links resolve in a real browser
+	@tools/check-browser $(BUILD)/book
+
+check-kernel:			## Boot every lane and compare each session with the book
+	@tools/check-kernel
+
+clean:				## Remove build products (keeps the unpacked kernel tree)
+	rm -rf $(BUILD)/book $(BUILD)/programs
+
+.PHONY: help all tangle weave programs run check check-tangle check-programs \
+	check-book check-kernel clean
