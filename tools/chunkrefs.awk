@@ -1,0 +1,48 @@
+# chunkrefs.awk: put the links to chunk definitions into highlighted code.
+# Run as `awk -f chunkrefs.awk -v format=html|latex REFS PANDOC-OUTPUT`.
+# nw2md.awk wrote each chunk use as a marker token that pandoc's highlighter
+# leaves whole; REFS maps the marker to the chunk's anchor, number and name.
+
+BEGIN { FS = "\t" }
+
+FILENAME == ARGV[1] {
+	target[$1] = $2
+	num[$1] = $3
+	name[$1] = $4
+	next
+}
+
+function html(s) {
+	gsub(/&/, "\\&amp;", s)
+	gsub(/</, "\\&lt;", s)
+	gsub(/>/, "\\&gt;", s)
+	return s
+}
+
+# Inside the Highlighting environment only \, { and } are special.
+function latex(s) {
+	gsub(/\\/, "\001", s)
+	gsub(/[{}]/, "\\\\&", s)
+	gsub(/\001/, "\\textbackslash{}", s)
+	return s
+}
+
+function ref(m) {
+	if (format == "latex")
+		return target[m] == "" ? "\\nwname{" latex(name[m]) "}{" num[m] "}" :
+			"\\nwref{" target[m] "}{" latex(name[m]) "}{" num[m] "}"
+	if (target[m] == "")
+		return "<span class=\"chunkref\">⟨" html(name[m]) " " num[m] "⟩</span>"
+	return "<a class=\"chunkref\" href=\"#" target[m] "\">⟨" html(name[m]) " " num[m] "⟩</a>"
+}
+
+{
+	out = ""
+	rest = $0
+	while (match(rest, /kvmbookref[0-9]+x/)) {
+		m = substr(rest, RSTART, RLENGTH)
+		out = out substr(rest, 1, RSTART - 1) ((m in target) ? ref(m) : m)
+		rest = substr(rest, RSTART + RLENGTH)
+	}
+	print out rest
+}
