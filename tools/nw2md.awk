@@ -159,7 +159,9 @@ FNR == NR {
 			scan(c, line)
 		line = ""
 		header = 0
-	} else if ($1 == "@index" && ($2 == "defn" || $2 == "localdefn")) {
+	} else if ($1 == "@index" && ($2 == "defn" || $2 == "localdefn") && $3 !~ /^__/) {
+		# (autodefs takes the type in "static const __u8 x[]" for a
+		# definition; names with __ belong to the C implementation.)
 		addlist(iddefs, $3, c)
 		addlist(chunkdefs, c, $3)
 	}
