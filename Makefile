@@ -35,8 +35,9 @@ check-tangle:			## tangled/ and patches/ equal what the book tangles to
 
 check-programs: programs	## The programs compile warning-free and pass cppcheck
 
-check-book: weave		## The rendered book's links resolve in a real browser
+check-book: weave		## The rendered book's links resolve in a browser; its PDF keeps indentation
 	@tools/check-browser $(BUILD)/book
+	@tools/check-pdf $(BUILD)/book
 
 check-kernel:			## Boot every lane and compare each session with the book
 	@tools/check-kernel
