@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <linux/kvm.h>
 
@@ -265,11 +266,22 @@ static void stop_guest(int signal)
 static void start_timer(struct kvm_run *run)
 {
 	struct sigaction action = { .sa_handler = stop_guest };	/* no SA_RESTART */
+	struct itimerval timer = { .it_value.tv_sec = RUN_TIMEOUT };
 
 	timed_run = run;
 	if (sigaction(SIGALRM, &action, NULL) == -1)
 		err(1, "sigaction SIGALRM");
-	alarm(RUN_TIMEOUT);
+	if (setitimer(ITIMER_REAL, &timer, NULL) == -1)
+		err(1, "setitimer");
+}
+
+/* Disarm the timer, so that a program going on after the run is not interrupted. */
+static void stop_timer(void)
+{
+	struct itimerval off = { 0 };
+
+	if (setitimer(ITIMER_REAL, &off, NULL) == -1)
+		err(1, "setitimer");
 }
 
 static void run_until_halt(const struct vm *vm)
@@ -285,7 +297,7 @@ static void run_until_halt(const struct vm *vm)
 		}
 		switch (run->exit_reason) {
 		case KVM_EXIT_HLT:
-			alarm(0);	/* the guest halted in time */
+			stop_timer();
 			puts("KVM_EXIT_HLT");
 			flush_stdout();
 			return;
