@@ -104,8 +104,10 @@ function lang(name,    n, a, i, l, best) {
 	return langof[name] = best
 }
 
-# Identifiers in a line of code, as candidates for the identifier index.
-function scan(c, line,    rest, before, tok) {
+# Identifiers in a line of code, as candidates for the identifier index.  A
+# member of a chain that starts with "->" may be a field of struct kvm_run,
+# which programs reach through the pointer mmap gives them: run->io.port.
+function scan(c, line,    rest, before, tok, chain) {
 	before = ""
 	rest = line
 	while (match(rest, /[A-Za-z_][A-Za-z0-9_]*/)) {
@@ -114,7 +116,9 @@ function scan(c, line,    rest, before, tok) {
 		rest = substr(rest, RSTART + RLENGTH)
 		if (before !~ /[A-Za-z0-9_]$/) {
 			addlist(tokens, c, tok)
-			if (before ~ /(->|\.)[ \t]*$/)
+			match(before, /[]A-Za-z0-9_[>.-]*$/)
+			chain = substr(before, RSTART)
+			if (chain ~ /(->|\.)$/ && match(chain, /->|\./) && substr(chain, RSTART, 1) == "-")
 				addlist(members, c, tok)
 		}
 		before = before tok
