@@ -39,7 +39,7 @@ open_channel(void)
 	struct termios t;
 	int fd;
 
-	fd = open(CHANNEL, O_RDWR | O_NOCTTY);
+	fd = open(CHANNEL, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		err(1, "open %s", CHANNEL);
 	if (tcgetattr(fd, &t) < 0)
@@ -50,7 +50,10 @@ open_channel(void)
 	return fd;
 }
 
-/* Run /bin/sh /sessions.sh in /, stdin empty, stdout and stderr on fd. */
+/*
+ * Run /bin/sh /sessions.sh in /, stdin empty, stdout and stderr on fd.  The
+ * originals close on exec: sessions get fds 0, 1 and 2 only, as at a terminal.
+ */
 static void
 run_sessions(int fd)
 {
@@ -61,7 +64,7 @@ run_sessions(int fd)
 	if (pid < 0)
 		err(1, "fork");
 	if (pid == 0) {
-		null = open("/dev/null", O_RDONLY);
+		null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		if (null < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0 ||
 		    dup2(fd, 2) < 0)
 			err(1, "redirect to %s", CHANNEL);
