@@ -26,7 +26,7 @@ run:				## Boot the patched kernel in QEMU and run the book's program
 	@tools/run
 
 # The checks
-check: check-tangle check-programs check-book check-kernel	## Run every check
+check: check-tangle check-programs check-patches check-map check-book check-kernel ## Run every check
 	@echo "make check: all checks passed"
 
 check-tangle:			## tangled/ and patches/ equal what the book tangles to
@@ -39,6 +39,13 @@ check-book: weave		## The rendered book's links resolve in a browser; its PDF ke
 	@tools/check-browser $(BUILD)/book
 	@tools/check-pdf $(BUILD)/book
 
+check-patches:			## The series applies with git am, equals git format-patch, passes checkpatch
+	@tools/check-patches
+
+check-map:			## Each then-and-now row names a symbol its 6.1 file defines
+	@tools/check-map
+	@tools/test-check-map
+
 check-kernel:			## Boot every lane and compare each session with the book
 	@tools/check-kernel
 
@@ -46,4 +53,4 @@ clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs
 
 .PHONY: help all tangle weave programs run check check-tangle check-programs \
-	check-book check-kernel clean
+	check-patches check-map check-book check-kernel clean
