@@ -154,7 +154,8 @@ struct vm {
 	struct kvm_run *run;	/* shared with the kernel: why KVM_RUN returned */
 };
 
-static void set_up_vm(struct vm *vm, const __u8 *code, size_t size)
+/* The VM, its memory and the guest's code in it: everything but the vCPU. */
+static void create_machine(struct vm *vm, const __u8 *code, size_t size)
 {
 	vm->kvm = open_kvm();
 	check_api_version(vm->kvm);
@@ -163,10 +164,21 @@ static void set_up_vm(struct vm *vm, const __u8 *code, size_t size)
 	vm->fd = create_vm(vm->kvm);
 	vm->mem = add_guest_memory(vm->fd);
 	load_code(vm->mem, code, size);
+}
+
+/* The vCPU, with its run structure mapped and its registers set. */
+static void add_vcpu(struct vm *vm)
+{
 	vm->vcpu = create_vcpu(vm->fd);
 	vm->run = map_run(vm->kvm, vm->vcpu);
 	set_special_registers(vm->vcpu);
 	set_registers(vm->vcpu);
+}
+
+static void set_up_vm(struct vm *vm, const __u8 *code, size_t size)
+{
+	create_machine(vm, code, size);
+	add_vcpu(vm);
 }
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
