@@ -27,13 +27,18 @@ function latex(s) {
 	return s
 }
 
-function ref(m) {
-	if (format == "latex")
-		return target[m] == "" ? "\\nwname{" latex(name[m]) "}{" num[m] "}" :
-			"\\nwref{" target[m] "}{" latex(name[m]) "}{" num[m] "}"
+# A use of an undefined chunk shows its name unlinked: tangle reports it.
+function ref(m,    shown) {
+	if (format == "latex") {
+		shown = "{" latex(name[m]) "}{" num[m] "}"
+		if (target[m] == "")
+			return "\\nwname" shown
+		return "\\nwref{" target[m] "}" shown
+	}
+	shown = "⟨" html(name[m]) " " num[m] "⟩"
 	if (target[m] == "")
-		return "<span class=\"chunkref\">⟨" html(name[m]) " " num[m] "⟩</span>"
-	return "<a class=\"chunkref\" href=\"#" target[m] "\">⟨" html(name[m]) " " num[m] "⟩</a>"
+		return "<span class=\"chunkref\">" shown "</span>"
+	return "<a class=\"chunkref\" href=\"#" target[m] "\">" shown "</a>"
 }
 
 {
