@@ -26,7 +26,7 @@ run:				## Boot the patched kernel in QEMU and run the book's program
 	@tools/run
 
 # The checks
-check: check-tangle check-programs check-patches check-map check-book check-kernel ## Run every check
+check: check-tangle check-programs check-patches check-map check-book check-kernel test-mutations ## Run every check
 	@echo "make check: all checks passed"
 
 check-tangle:			## tangled/ and patches/ equal what the book tangles to
@@ -49,8 +49,11 @@ check-map:			## Each then-and-now row names a symbol its 6.1 file defines
 check-kernel:			## Boot every lane and compare each session with the book
 	@tools/check-kernel
 
+test-mutations:			## A book broken in each way fails the check, saying how
+	@tools/test-mutations
+
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs
 
 .PHONY: help all tangle weave programs run check check-tangle check-programs \
-	check-patches check-map check-book check-kernel clean
+	check-patches check-map check-book check-kernel test-mutations clean
