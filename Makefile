@@ -26,7 +26,7 @@ run:				## Boot the patched kernel in QEMU and run the book's program
 	@tools/run
 
 # The checks
-check: check-tangle check-programs check-patches check-map check-book check-kernel test-mutations ## Run every check
+check: check-tangle check-programs check-patches check-map check-book check-kernel test-mutations test-unrestricted-guest ## Run every check
 	@echo "make check: all checks passed"
 
 check-tangle:			## tangled/ and patches/ equal what the book tangles to
@@ -52,8 +52,12 @@ check-kernel:			## Boot every lane and compare each session with the book
 test-mutations:			## A book broken in each way fails the check, saying how
 	@tools/test-mutations
 
+test-unrestricted-guest:	## The unrestricted-guest-off session fails with the feature on
+	@tools/test-unrestricted-guest
+
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs
 
 .PHONY: help all tangle weave programs run check check-tangle check-programs \
-	check-patches check-map check-book check-kernel test-mutations clean
+	check-patches check-map check-book check-kernel test-mutations \
+	test-unrestricted-guest clean
