@@ -22,11 +22,14 @@ programs:			## Compile the book's programs (they run only in the guest)
 	@tools/build-programs $(BUILD)/programs
 
 # Running the book inside a freshly built, patched kernel
+kernel:				## Build the patched guest kernel, its sample and selftests
+	@tools/build-kernel
+
 run:				## Boot the patched kernel in QEMU and run the book's program
 	@tools/run
 
 # The checks
-check: check-tangle check-programs check-patches check-map check-book check-kernel test-mutations test-unrestricted-guest ## Run every check
+check: check-tangle check-programs check-patches check-map check-book check-kernel check-checks test-mutations test-unrestricted-guest ## Run every check
 	@echo "make check: all checks passed"
 
 check-tangle:			## tangled/ and patches/ equal what the book tangles to
@@ -49,6 +52,9 @@ check-map:			## Each then-and-now row names a symbol its 6.1 file defines
 check-kernel:			## Boot every lane and compare each session with the book
 	@tools/check-kernel
 
+check-checks:			## check-kernel fails, and says why, on a diff, a hang, a panic
+	@tools/test-check-kernel
+
 test-mutations:			## A book broken in each way fails the check, saying how
 	@tools/test-mutations
 
@@ -58,6 +64,6 @@ test-unrestricted-guest:	## The unrestricted-guest-off session fails with the fe
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs
 
-.PHONY: help all tangle weave programs run check check-tangle check-programs \
-	check-patches check-map check-book check-kernel test-mutations \
+.PHONY: help all tangle weave programs kernel run check check-tangle check-programs \
+	check-patches check-map check-book check-kernel check-checks test-mutations \
 	test-unrestricted-guest clean
