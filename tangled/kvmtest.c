@@ -266,6 +266,19 @@ static void report_internal_error(const struct kvm_run *run)
 	     run->internal.ndata, words);
 }
 
+static void report_mmio(const struct kvm_run *run)
+{
+	char data[sizeof(run->mmio.data) * sizeof(" 00")] = "";
+	unsigned int i;
+
+	for (i = 0; run->mmio.is_write && i < run->mmio.len && i < sizeof(run->mmio.data); i++)
+		snprintf(data + 3 * i, sizeof(data) - 3 * i, " %02x", run->mmio.data[i]);
+	errx(1, "KVM_EXIT_MMIO: unhandled %s at 0x%llx, len %u%s%s",
+	     run->mmio.is_write ? "write" : "read",
+	     (unsigned long long)run->mmio.phys_addr, run->mmio.len,
+	     run->mmio.is_write ? ", data" : "", data);
+}
+
 /* A signal handler reaches only globals: the run structure the timer stops. */
 static struct kvm_run *timed_run;
 
@@ -321,6 +334,9 @@ static void run_until_halt(const struct vm *vm)
 			break;
 		case KVM_EXIT_INTERNAL_ERROR:
 			report_internal_error(run);
+			break;
+		case KVM_EXIT_MMIO:
+			report_mmio(run);
 			break;
 		default:
 			errx(1, "unexpected exit %s (%u)",
