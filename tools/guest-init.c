@@ -22,8 +22,7 @@
 #define MARK "@@kvmbook@@"
 #define CHANNEL "/dev/ttyS1"
 
-static void
-mount_fs(const char *type, const char *dir)
+static void mount_fs(const char *type, const char *dir)
 {
 	if (mount(type, dir, type, 0, NULL) < 0)
 		warn("mount %s on %s", type, dir);
@@ -33,8 +32,7 @@ mount_fs(const char *type, const char *dir)
  * Open the result channel in raw mode: the tty layer must not turn "\n"
  * into "\r\n" or otherwise touch the bytes the book compares.
  */
-static int
-open_channel(void)
+static int open_channel(void)
 {
 	struct termios t;
 	int fd;
@@ -54,8 +52,7 @@ open_channel(void)
  * Run /bin/sh /sessions.sh in /, stdin empty, stdout and stderr on fd.  The
  * originals close on exec: sessions get fds 0, 1 and 2 only, as at a terminal.
  */
-static void
-run_sessions(int fd)
+static void run_sessions(int fd)
 {
 	int null, status;
 	pid_t pid;
@@ -75,8 +72,7 @@ run_sessions(int fd)
 		err(1, "waitpid");
 }
 
-int
-main(void)
+int main(void)
 {
 	int fd;
 
