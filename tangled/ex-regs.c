@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -291,39 +292,50 @@ static void stop_timer(void)
 		err(1, "setitimer");
 }
 
+static void enter_guest(const struct vm *vm)
+{
+	if (ioctl(vm->vcpu, KVM_RUN, 0) == -1) {
+		if (errno == EINTR)
+			errx(1, "guest did not halt within %d s", RUN_TIMEOUT);
+		err(1, "KVM_RUN");
+	}
+}
+
+/* Handle the exit that ended KVM_RUN; true when the guest halted. */
+static bool respond_to_exit(const struct kvm_run *run)
+{
+	switch (run->exit_reason) {
+	case KVM_EXIT_HLT:
+		stop_timer();
+		puts("KVM_EXIT_HLT");
+		flush_stdout();
+		return true;
+	case KVM_EXIT_IO:
+		handle_io(run);
+		break;
+	case KVM_EXIT_FAIL_ENTRY:
+		report_fail_entry(run);
+		break;
+	case KVM_EXIT_INTERNAL_ERROR:
+		report_internal_error(run);
+		break;
+	case KVM_EXIT_MMIO:
+		report_mmio(run);
+		break;
+	default:
+		errx(1, "unexpected exit %s (%u)",
+		     exit_reason_name(run->exit_reason), run->exit_reason);
+	}
+	return false;
+}
+
 static void run_until_halt(const struct vm *vm)
 {
-	struct kvm_run *run = vm->run;
-
-	start_timer(run);
+	start_timer(vm->run);
 	for (;;) {
-		if (ioctl(vm->vcpu, KVM_RUN, 0) == -1) {
-			if (errno == EINTR)
-				errx(1, "guest did not halt within %d s", RUN_TIMEOUT);
-			err(1, "KVM_RUN");
-		}
-		switch (run->exit_reason) {
-		case KVM_EXIT_HLT:
-			stop_timer();
-			puts("KVM_EXIT_HLT");
-			flush_stdout();
+		enter_guest(vm);
+		if (respond_to_exit(vm->run))
 			return;
-		case KVM_EXIT_IO:
-			handle_io(run);
-			break;
-		case KVM_EXIT_FAIL_ENTRY:
-			report_fail_entry(run);
-			break;
-		case KVM_EXIT_INTERNAL_ERROR:
-			report_internal_error(run);
-			break;
-		case KVM_EXIT_MMIO:
-			report_mmio(run);
-			break;
-		default:
-			errx(1, "unexpected exit %s (%u)",
-			     exit_reason_name(run->exit_reason), run->exit_reason);
-		}
 	}
 }
 
