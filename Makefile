@@ -8,11 +8,15 @@ BOOK := $(wildcard book/*.nw)
 help:				## List the targets a reader uses
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-all: tangle weave run		## The main job: tangle, render the book, run it in the guest
+all: packages tangle weave run	## The main job: tangle, render the book, run it in the guest
+
+# Every package first, before any job runs two things side by side
+packages:			## Install the Debian packages of every job (root), or name them
+	@tools/need all
 
 # The book and what it tangles to
 tangle:				## Write tangled/ and patches/ from the book
-	@tools/need noweb git
+	@tools/need tangle
 	@tools/tangle
 
 weave:				## Render the book to build/book/kvmbook.{html,pdf}
@@ -30,11 +34,11 @@ run:				## Boot the patched kernel in QEMU and run the book's program
 
 # The checks: the book's claims, then the checks' own ability to fail
 CHECKS := check-tangle check-programs check-patches check-map check-book check-kernel check-checks
-check: $(CHECKS)		## Run every check, in that order
+check: packages $(CHECKS)	## Run every check, in that order
 	@echo "make check: all checks passed"
 
 check-tangle:			## tangled/ and patches/ equal what the book tangles to
-	@tools/need noweb git
+	@tools/need tangle
 	@tools/check-tangle
 
 check-programs: programs	## The programs compile warning-free and pass cppcheck
@@ -53,6 +57,7 @@ check-kernel:			## Boot every lane and compare each session with the book
 	@tools/check-kernel
 
 check-checks:			## Each way of breaking the book fails its check, saying how
+	@tools/test-need
 	@tools/test-check-map
 	@tools/test-check-kernel
 	@tools/test-mutations
@@ -61,5 +66,5 @@ check-checks:			## Each way of breaking the book fails its check, saying how
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs
 
-.PHONY: help all tangle weave programs kernel run check check-tangle check-programs \
+.PHONY: help all packages tangle weave programs kernel run check check-tangle check-programs \
 	check-patches check-map check-book check-kernel check-checks clean
