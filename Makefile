@@ -58,6 +58,7 @@ check-kernel:			## Boot every lane and compare each session with the book
 
 check-checks:			## Each way of breaking the book fails its check, saying how
 	@tools/test-need
+	@tools/test-student-loop
 	@tools/test-check-map
 	@tools/test-check-kernel
 	@tools/test-mutations
