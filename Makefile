@@ -32,40 +32,46 @@ kernel:				## Build the patched guest kernel, its sample and selftests
 run:				## Boot the patched kernel in QEMU and run the book's program
 	@tools/run
 
-# The checks: the book's claims, then the checks' own ability to fail
+# The checks: the book's claims, then the checks' own ability to fail.  A check
+# that passed is not run again while its inputs (every file of the repository,
+# the built kernel, the packages' versions) stay the same: it says SKIP and
+# since when.  FRESH=1 runs every check regardless; CI's fresh clone always does.
 CHECKS := check-tangle check-programs check-patches check-map check-book check-kernel check-checks
+TESTS_OF_CHECKS := test-need test-student-loop test-check-map test-check-kernel test-mutations \
+	test-unrestricted-guest
+REUSE := tools/reuse
+export FRESH
+
 check: packages $(CHECKS)	## Run every check, in that order
 	@echo "make check: all checks passed"
 
 check-tangle:			## tangled/ and patches/ equal what the book tangles to
 	@tools/need tangle
-	@tools/check-tangle
+	@$(REUSE) $@ tools/check-tangle
 
 check-programs: programs	## The programs compile warning-free and pass cppcheck
 
 check-book: weave		## The HTML's links resolve in Chromium; the PDF keeps indentation
-	@tools/check-browser $(BUILD)/book
-	@tools/check-pdf $(BUILD)/book
+	@$(REUSE) check-browser tools/check-browser $(BUILD)/book
+	@$(REUSE) check-pdf tools/check-pdf $(BUILD)/book
 
 check-patches:			## The series applies, equals git format-patch, passes checkpatch
-	@tools/check-patches
+	@$(REUSE) $@ tools/check-patches
 
 check-map:			## Each then-and-now row names a symbol its 6.1 file defines
-	@tools/check-map
+	@$(REUSE) $@ tools/check-map
 
-check-kernel:			## Boot every lane and compare each session with the book
-	@tools/check-kernel
+check-kernel: kernel		## Boot every lane and compare each session with the book
+	@$(REUSE) $@ tools/check-kernel
 
-check-checks:			## Each way of breaking the book fails its check, saying how
-	@tools/test-need
-	@tools/test-student-loop
-	@tools/test-check-map
-	@tools/test-check-kernel
-	@tools/test-mutations
-	@tools/test-unrestricted-guest
+check-checks: kernel		## Each way of breaking the book fails its check, saying how
+	@for t in $(TESTS_OF_CHECKS); do $(REUSE) $$t tools/$$t || exit 1; done
+
+bench:				## Time cold and warm make check and each lane's boot
+	@tools/bench
 
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs
 
 .PHONY: help all packages tangle weave programs kernel run check check-tangle check-programs \
-	check-patches check-map check-book check-kernel check-checks clean
+	check-patches check-map check-book check-kernel check-checks bench clean
