@@ -32,6 +32,16 @@ kernel:				## Build the patched guest kernel, its sample and selftests
 run:				## Boot the patched kernel in QEMU and run the book's program
 	@tools/run
 
+# For readers and instructors
+shell:				## A shell in the guest, the programs in /: make shell [BOOT=vmx]
+	@tools/shell $(BOOT)
+
+try:				## Run your program in the guest: make try FILE=my.c [BOOT=vmx]
+	@tools/try $(FILE) $(BOOT)
+
+grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
+	@tools/grade $(EXERCISE) $(ANSWERS)
+
 # The checks: the book's claims, then the checks' own ability to fail.  A check
 # that passed is not run again while its inputs (every file of the repository,
 # the built kernel, the packages' versions) stay the same: it says SKIP and
@@ -73,5 +83,5 @@ bench:				## Time cold and warm make check and each lane's boot
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs
 
-.PHONY: help all packages tangle weave programs kernel run check check-tangle check-programs \
+.PHONY: help all packages tangle weave programs kernel run shell try grade check check-tangle check-programs \
 	check-patches check-map check-book check-kernel check-checks bench clean
