@@ -33,13 +33,16 @@ run:				## Boot the patched kernel in QEMU and run the book's program
 	@tools/run
 
 # The checks: the book's claims, then the checks' own ability to fail
-CHECKS := check-tangle check-programs check-patches check-map check-book check-kernel check-checks
+CHECKS := check-tangle check-guests check-programs check-patches check-map check-book check-kernel check-checks
 check: packages $(CHECKS)	## Run every check, in that order
 	@echo "make check: all checks passed"
 
 check-tangle:			## tangled/ and patches/ equal what the book tangles to
 	@tools/need tangle
 	@tools/check-tangle
+
+check-guests:			## Each guest's bytes are what GNU as makes of its source
+	@tools/check-guests
 
 check-programs: programs	## The programs compile warning-free and pass cppcheck
 
@@ -60,6 +63,7 @@ check-checks:			## Each way of breaking the book fails its check, saying how
 	@tools/test-need
 	@tools/test-student-loop
 	@tools/test-check-map
+	@tools/test-check-guests
 	@tools/test-check-kernel
 	@tools/test-mutations
 	@tools/test-unrestricted-guest
@@ -67,5 +71,5 @@ check-checks:			## Each way of breaking the book fails its check, saying how
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs
 
-.PHONY: help all packages tangle weave programs kernel run check check-tangle check-programs \
-	check-patches check-map check-book check-kernel check-checks clean
+.PHONY: help all packages tangle weave programs kernel run check check-tangle check-guests \
+	check-programs check-patches check-map check-book check-kernel check-checks clean
