@@ -46,8 +46,8 @@ grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
 # that passed is not run again while its inputs (every file of the repository,
 # the built kernel, the packages' versions) stay the same: it says SKIP and
 # since when.  FRESH=1 runs every check regardless; CI's fresh clone always does.
-CHECKS := check-tangle check-programs check-patches check-map check-book check-kernel check-checks
-TESTS_OF_CHECKS := test-need test-student-loop test-check-map test-check-kernel test-mutations \
+CHECKS := check-tangle check-guests check-programs check-patches check-map check-book check-kernel check-checks
+TESTS_OF_CHECKS := test-need test-student-loop test-check-map test-check-guests test-check-kernel test-mutations \
 	test-unrestricted-guest
 REUSE := tools/reuse
 export FRESH
@@ -58,6 +58,9 @@ check: packages $(CHECKS)	## Run every check, in that order
 check-tangle:			## tangled/ and patches/ equal what the book tangles to
 	@tools/need tangle
 	@$(REUSE) $@ tools/check-tangle
+
+check-guests:			## Each guest's bytes are what GNU as makes of its source
+	@$(REUSE) $@ tools/check-guests
 
 check-programs: programs	## The programs compile warning-free and pass cppcheck
 
@@ -83,5 +86,5 @@ bench:				## Time cold and warm make check and each lane's boot
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs
 
-.PHONY: help all packages tangle weave programs kernel run shell try grade check check-tangle check-programs \
+.PHONY: help all packages tangle weave programs kernel run shell try grade check check-tangle check-guests check-programs \
 	check-patches check-map check-book check-kernel check-checks bench clean

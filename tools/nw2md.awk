@@ -85,13 +85,15 @@ function links(items, bold,    n, a, i, s) {
 }
 
 # Where a chunk ends up decides how it is highlighted: C if any of its roots is
-# a C file, a diff in a patch, a session (transcripts, the boots list) otherwise.
+# a C file, a diff in a patch, GNU assembler in a guest's source (.S), a
+# session (transcripts, the boots list) otherwise.
 function lang(name,    n, a, i, l, best) {
 	if (name in langof)
 		return langof[name]
 	langof[name] = "c"		# a cycle: tangle reports it
 	if (parents[name] == "")
-		best = name ~ /\.[ch]$/ ? "c" : name ~ /^patches\// ? "diff" : "session"
+		best = name ~ /\.[ch]$/ ? "c" : name ~ /^patches\// ? "diff" : \
+			name ~ /\.S$/ ? "gnuassembler" : "session"
 	else {
 		best = "session"
 		n = split(parents[name], a, SUBSEP)

@@ -1,0 +1,3 @@
+/* hang's guest: a jump to itself. */
+	.code16
+	jmp	.

@@ -1,0 +1,6 @@
+/* mmio-write's guest: compute '4' and store it where no memory is. */
+	.code16
+	add	%bl, %al
+	add	$'0', %al
+	mov	%al, 0x2000	/* guest-physical 0x2000: no memory slot */
+	hlt
