@@ -47,8 +47,8 @@ grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
 # the built kernel, the packages' versions) stay the same: it says SKIP and
 # since when.  FRESH=1 runs every check regardless; CI's fresh clone always does.
 CHECKS := check-tangle check-guests check-programs check-patches check-map check-book check-kernel check-checks
-TESTS_OF_CHECKS := test-need test-student-loop test-check-map test-check-guests test-check-kernel test-mutations \
-	test-unrestricted-guest
+TESTS_OF_CHECKS := test-need test-student-loop test-check-map test-check-prose-symbols test-check-guests \
+	test-check-kernel test-mutations test-unrestricted-guest
 REUSE := tools/reuse
 export FRESH
 
@@ -71,8 +71,9 @@ check-book: weave		## The HTML's links resolve in Chromium; the PDF keeps indent
 check-patches:			## The series applies, equals git format-patch, passes checkpatch
 	@$(REUSE) $@ tools/check-patches
 
-check-map:			## Each then-and-now row names a symbol its 6.1 file defines
+check-map:			## Each symbol the table or the prose puts in a 6.1 file is defined there
 	@$(REUSE) $@ tools/check-map
+	@$(REUSE) check-prose-symbols tools/check-prose-symbols
 
 check-kernel: kernel		## Boot every lane and compare each session with the book
 	@$(REUSE) $@ tools/check-kernel
