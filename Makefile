@@ -47,8 +47,9 @@ grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
 # the built kernel, the packages' versions) stay the same: it says SKIP and
 # since when.  FRESH=1 runs every check regardless; CI's fresh clone always does.
 CHECKS := check-tangle check-guests check-programs check-patches check-map check-book check-kernel check-checks
-TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map test-check-prose-symbols test-check-guests \
-	test-check-kernel test-mutations test-unrestricted-guest
+TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map \
+	test-check-prose-symbols test-check-guests test-check-kernel test-mutations \
+	test-unrestricted-guest
 REUSE := tools/reuse
 export FRESH
 
