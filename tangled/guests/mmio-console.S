@@ -1,0 +1,22 @@
+/* mmio-console's guest: write a string to the console's data register,
+   read its status register, print it as two decimal digits. */
+	.code16
+start:
+	mov	$0x1000 + string - start, %si
+1:	lodsb
+	test	%al, %al
+	jz	2f
+	mov	%al, 0x8000		/* the console's data register */
+	jmp	1b
+2:	mov	0x8001, %al		/* its status register */
+	aam				/* AH = AL / 10, AL = AL % 10 */
+	add	$('0' << 8 | '0'), %ax
+	mov	$0x3f8, %dx
+	xchg	%ah, %al
+	out	%al, (%dx)
+	mov	%ah, %al
+	out	%al, (%dx)
+	mov	$'\n', %al
+	out	%al, (%dx)
+	hlt
+string:	.asciz	"Hello from MMIO\n"
