@@ -82,7 +82,7 @@ check-kernel: kernel		## Boot every lane and compare each session with the book
 check-checks: kernel		## Each way of breaking the book fails its check, saying how
 	@for t in $(TESTS_OF_CHECKS); do $(REUSE) $$t tools/$$t || exit 1; done
 
-bench:				## Time cold and warm make check and each lane's boot
+bench:				## Time cold and warm make check and each boot (not a test)
 	@tools/bench
 
 clean:				## Remove build products (keeps the unpacked kernel tree)
