@@ -357,7 +357,7 @@ struct bus {
 	size_t count;
 };
 
-/* The device whose window holds a one-byte access at addr, or NULL. */
+/* The device whose window holds all len bytes at addr, or NULL. */
 static const struct device *find_device(const struct bus *bus, __u64 addr, __u32 len)
 {
 	size_t i;
@@ -365,10 +365,25 @@ static const struct device *find_device(const struct bus *bus, __u64 addr, __u32
 	for (i = 0; i < bus->count; i++) {
 		const struct device *dev = &bus->devices[i];
 
-		if (len == 1 && addr >= dev->base && addr - dev->base < dev->size)
+		if (addr >= dev->base && addr - dev->base < dev->size &&
+		    len <= dev->size - (addr - dev->base))
 			return dev;
 	}
 	return NULL;
+}
+
+/* Give len bytes at offset to dev, or fill them from it: one call a byte. */
+static void access_device(const struct device *dev, __u64 offset, __u32 len,
+			  bool write, __u8 *data)
+{
+	__u32 i;
+
+	for (i = 0; i < len; i++) {
+		if (write)
+			dev->write(dev->state, offset + i, data[i]);
+		else
+			data[i] = dev->read(dev->state, offset + i);
+	}
 }
 
 /* Give an MMIO exit to its device; false when no device has the address. */
@@ -376,28 +391,24 @@ static bool bus_mmio(const struct bus *bus, struct kvm_run *run)
 {
 	const struct device *dev = find_device(bus, run->mmio.phys_addr, run->mmio.len);
 
-	if (!dev)
+	if (!dev || run->mmio.len > sizeof(run->mmio.data))
 		return false;
-	if (run->mmio.is_write)
-		dev->write(dev->state, run->mmio.phys_addr - dev->base, run->mmio.data[0]);
-	else
-		run->mmio.data[0] = dev->read(dev->state, run->mmio.phys_addr - dev->base);
+	access_device(dev, run->mmio.phys_addr - dev->base, run->mmio.len,
+		      run->mmio.is_write, run->mmio.data);
 	return true;
 }
 
 /* Give a port exit to its device; false when no device has the port. */
 static bool bus_pio(const struct bus *bus, struct kvm_run *run)
 {
-	__u8 *data = (__u8 *)run + run->io.data_offset;
 	const struct device *dev = run->io.count == 1 ?
 		find_device(bus, run->io.port, run->io.size) : NULL;
 
 	if (!dev)
 		return false;
-	if (run->io.direction == KVM_EXIT_IO_OUT)
-		dev->write(dev->state, run->io.port - dev->base, *data);
-	else
-		*data = dev->read(dev->state, run->io.port - dev->base);
+	access_device(dev, run->io.port - dev->base, run->io.size,
+		      run->io.direction == KVM_EXIT_IO_OUT,
+		      (__u8 *)run + run->io.data_offset);
 	return true;
 }
 
