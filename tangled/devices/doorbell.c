@@ -350,6 +350,7 @@ struct device {
 	void *state;			/* what read and write are given */
 	__u8 (*read)(void *state, __u64 offset);
 	void (*write)(void *state, __u64 offset, __u8 value);
+	const char *name;		/* for the VMM's reports */
 };
 
 struct bus {
@@ -386,30 +387,30 @@ static void access_device(const struct device *dev, __u64 offset, __u32 len,
 	}
 }
 
-/* Give an MMIO exit to its device; false when no device has the address. */
-static bool bus_mmio(const struct bus *bus, struct kvm_run *run)
+/* Give an MMIO exit to its device, and return it; NULL when none has the address. */
+static const struct device *bus_mmio(const struct bus *bus, struct kvm_run *run)
 {
 	const struct device *dev = find_device(bus, run->mmio.phys_addr, run->mmio.len);
 
 	if (!dev || run->mmio.len > sizeof(run->mmio.data))
-		return false;
+		return NULL;
 	access_device(dev, run->mmio.phys_addr - dev->base, run->mmio.len,
 		      run->mmio.is_write, run->mmio.data);
-	return true;
+	return dev;
 }
 
-/* Give a port exit to its device; false when no device has the port. */
-static bool bus_pio(const struct bus *bus, struct kvm_run *run)
+/* Give a port exit to its device, and return it; NULL when none has the port. */
+static const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
 {
 	const struct device *dev = run->io.count == 1 ?
 		find_device(bus, run->io.port, run->io.size) : NULL;
 
 	if (!dev)
-		return false;
+		return NULL;
 	access_device(dev, run->io.port - dev->base, run->io.size,
 		      run->io.direction == KVM_EXIT_IO_OUT,
 		      (__u8 *)run + run->io.data_offset);
-	return true;
+	return dev;
 }
 
 struct machine {
@@ -478,7 +479,7 @@ static void create_irqchip_and_pit(int vmfd)
 		err(1, "KVM_CREATE_PIT2");
 }
 
-static void irq_line(int vmfd, __u32 irq, int level)
+void irq_line(int vmfd, __u32 irq, int level)
 {
 	struct kvm_irq_level line = { .irq = irq, .level = level };
 
@@ -691,8 +692,8 @@ int main(int argc, char **argv)
 	struct machine m = { 0 };
 	struct mailbox mb = { .irqfd = -1, .doorbell = -1, .input = stdin };
 	const struct device pio_devices[] = {
-		{ DOORBELL_PORT, 1, &mb, mailbox_read, mailbox_write },
-		{ DONE_PORT, 1, &m.done, done_read, done_write },
+		{ DOORBELL_PORT, 1, &mb, mailbox_read, mailbox_write, "mailbox" },
+		{ DONE_PORT, 1, &m.done, done_read, done_write, "done" },
 	};
 	pthread_t thread;
 

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* nested-init: /init of the kernel the book's VMM boots. */
+#include <err.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define BOOT_TIMER_PORT	0x440	/* the nested init writes it when it starts */
+
+/* Print the lines of /proc/cpuinfo that name the vendor, and say whether
+ * the flags include a virtualization extension. */
+static void show_cpu(void)
+{
+	char line[4096];
+	FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
+
+	if (!cpuinfo)
+		err(1, "/proc/cpuinfo");
+	while (fgets(line, sizeof(line), cpuinfo)) {
+		if (!strncmp(line, "vendor_id", 9))
+			fputs(line, stdout);
+		if (!strncmp(line, "flags", 5))
+			printf("virtualization: %s\n",
+			       strstr(line, " svm") || strstr(line, " vmx") ? "yes" : "none");
+	}
+	fclose(cpuinfo);
+}
+
+static void tell_boot_timer(void)
+{
+	int port = open("/dev/port", O_WRONLY | O_CLOEXEC);
+
+	if (port == -1 || pwrite(port, "", 1, BOOT_TIMER_PORT) != 1)
+		err(1, "/dev/port");
+	close(port);
+}
+
+int main(void)
+{
+	struct utsname name;
+
+	if (mount("proc", "/proc", "proc", 0, NULL) == -1 ||
+	    mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) == -1)
+		err(1, "mount");
+	tell_boot_timer();
+	if (uname(&name) == -1)
+		err(1, "uname");
+	printf("Hello from the nested guest: %s %s\n", name.sysname, name.release);
+	show_cpu();
+	fflush(stdout);
+	reboot(RB_AUTOBOOT);
+	err(1, "reboot");
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* boot.c: the x86 boot protocol's 32-bit entry, for a bzImage. */
+#include <err.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <asm/bootparam.h>
+#include <asm/processor-flags.h>
+#include "vmm.h"
+
+#define BOOT_CS		0x10	/* Linux's boot protocols: GDT entry 2 */
+#define BOOT_DS		0x18	/* and entry 3 */
+#define CODE_TYPE	0xb	/* code: execute/read, accessed */
+#define DATA_TYPE	0x3	/* data: read/write, accessed */
+static void get_sregs(int vcpufd, struct kvm_sregs *sregs)
+{
+	if (ioctl(vcpufd, KVM_GET_SREGS, sregs) == -1)
+		err(1, "KVM_GET_SREGS");
+}
+
+static void set_sregs(int vcpufd, const struct kvm_sregs *sregs)
+{
+	if (ioctl(vcpufd, KVM_SET_SREGS, sregs) == -1)
+		err(1, "KVM_SET_SREGS");
+}
+
+static struct kvm_segment flat_segment(__u16 selector, __u8 type, int code64)
+{
+	return (struct kvm_segment) {
+		.base = 0,
+		.limit = 0xffffffff,
+		.selector = selector,
+		.type = type,
+		.present = 1,
+		.dpl = 0,
+		.db = !code64,
+		.s = 1,
+		.l = code64,
+		.g = 1,
+	};
+}
+
+static void set_flat_segments(struct kvm_sregs *sregs, int code64)
+{
+	struct kvm_segment data = flat_segment(BOOT_DS, DATA_TYPE, 0);
+
+	sregs->cs = flat_segment(BOOT_CS, CODE_TYPE, code64);
+	sregs->ds = data;
+	sregs->es = data;
+	sregs->fs = data;
+	sregs->gs = data;
+	sregs->ss = data;
+	sregs->cr0 |= X86_CR0_PE;
+}
+
+#define SETUP_HEADER	0x1f1		/* offset of struct setup_header in the file */
+#define HDRS_MAGIC	0x53726448	/* "HdrS" */
+#define ZERO_PAGE	0x10000		/* where the loader puts struct boot_params */
+#define CMDLINE		0x20000		/* and the command line */
+#define KERNEL		0x100000	/* the protected-mode kernel: 1 MiB */
+
+static size_t setup_size(const __u8 *image, size_t size, const char *path)
+{
+	const struct setup_header *hdr = (const void *)(image + SETUP_HEADER);
+	size_t sects;
+
+	if (size < SETUP_HEADER + sizeof(*hdr) || hdr->header != HDRS_MAGIC ||
+	    hdr->version < 0x0206)
+		errx(1, "%s: not a bzImage of boot protocol 2.06 or later", path);
+	sects = hdr->setup_sects ? hdr->setup_sects : 4;
+	if ((sects + 1) * 512 >= size)
+		errx(1, "%s: the setup is larger than the file", path);
+	return (sects + 1) * 512;
+}
+
+static void *map_file(const char *path, size_t *size)
+{
+	struct stat st;
+	void *data;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd == -1 || fstat(fd, &st) == -1)
+		err(1, "%s", path);
+	data = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (data == MAP_FAILED)
+		err(1, "mmap %s", path);
+	close(fd);
+	*size = st.st_size;
+	return data;
+}
+
+static void copy_to_guest(const struct vm *vm, __u64 addr, const void *data, size_t size,
+			  const char *what)
+{
+	void *dst = guest_ptr(vm, addr, size);
+
+	if (!dst)
+		errx(1, "%s: %zu bytes do not fit at 0x%llx in %zu MiB of RAM",
+		     what, size, (unsigned long long)addr, vm->mem_size >> 20);
+	memcpy(dst, data, size);
+}
+
+static void load_initrd(const struct vm *vm, struct boot_params *zero, const char *path)
+{
+	size_t size;
+	const void *initrd = map_file(path, &size);
+	__u64 top = vm->mem_size < zero->hdr.initrd_addr_max ?
+		vm->mem_size : zero->hdr.initrd_addr_max;
+	__u64 addr = (top - size) & ~0xfffULL;
+
+	if (size > top)
+		errx(1, "%s: %zu bytes, more than RAM", path, size);
+	copy_to_guest(vm, addr, initrd, size, path);
+	zero->hdr.ramdisk_image = addr;
+	zero->hdr.ramdisk_size = size;
+}
+
+#define LOW_RAM		0x9fc00		/* 639 KiB: below the PC's video memory */
+#define E820_RAM	1
+
+static void set_memory_map(const struct vm *vm, struct boot_params *zero)
+{
+	zero->e820_table[0] = (struct boot_e820_entry) { 0, LOW_RAM, E820_RAM };
+	zero->e820_table[1] = (struct boot_e820_entry) {
+		KERNEL, vm->mem_size - KERNEL, E820_RAM
+	};
+	zero->e820_entries = 2;
+}
+
+__u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
+		 const char *cmdline)
+{
+	size_t size, setup;
+	const __u8 *image = map_file(kernel, &size);
+	struct boot_params *zero = guest_ptr(vm, ZERO_PAGE, sizeof(*zero));
+
+	setup = setup_size(image, size, kernel);
+	memset(zero, 0, sizeof(*zero));
+	memcpy(&zero->hdr, image + SETUP_HEADER, 0x202 + image[0x201] - SETUP_HEADER);
+	copy_to_guest(vm, KERNEL, image + setup, size - setup, kernel);
+	zero->hdr.type_of_loader = 0xff;
+	copy_to_guest(vm, CMDLINE, cmdline, strlen(cmdline) + 1, "command line");
+	zero->hdr.cmd_line_ptr = CMDLINE;
+	load_initrd(vm, zero, initrd);
+	set_memory_map(vm, zero);
+	return zero->hdr.code32_start;
+}
+
+void start_linux(const struct vm *vm, __u32 entry)
+{
+	struct kvm_sregs sregs;
+	struct kvm_regs regs = {
+		.rip = entry,
+		.rsi = ZERO_PAGE,
+		.rflags = 0x2,		/* interrupts off; bit 1 is always 1 */
+	};
+
+	get_sregs(vm->vcpu, &sregs);
+	set_flat_segments(&sregs, 0);
+	set_sregs(vm->vcpu, &sregs);
+	if (ioctl(vm->vcpu, KVM_SET_REGS, &regs) == -1)
+		err(1, "KVM_SET_REGS");
+}
+

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* pc.c: the PC's clock, keyboard controller, PCI ports, a boot timer, nothing. */
+#include <err.h>
+#include <string.h>
+#include <time.h>
+#include "vmm.h"
+
+#define RTC_PORT	0x70	/* index; data at 0x71 */
+#define RTC_REG_A	0x0a	/* bit 7: update in progress */
+#define RTC_REG_B	0x0b	/* bit 1: 24-hour; bit 2 clear: BCD */
+#define RTC_REG_D	0x0d	/* bit 7: battery good */
+
+static __u8 rtc_register(__u8 index)
+{
+	switch (index) {
+	case 0x06:
+		return 0x07;		/* day of the week: Saturday */
+	case 0x07:
+	case 0x08:
+		return 0x01;		/* day and month: 1 January */
+	case 0x32:
+		return 0x20;		/* century */
+	case RTC_REG_A:
+		return 0x26;		/* a 32.768 kHz crystal, no update */
+	case RTC_REG_B:
+		return 0x02;
+	case RTC_REG_D:
+		return 0x80;
+	default:
+		return 0x00;		/* 00:00:00, year 00, alarms off */
+	}
+}
+
+static __u8 rtc_read(void *state, __u64 offset)
+{
+	struct rtc *rtc = state;
+
+	return offset ? rtc_register(rtc->index) : 0xff;
+}
+
+static void rtc_write(void *state, __u64 offset, __u8 value)
+{
+	struct rtc *rtc = state;
+
+	if (!offset)
+		rtc->index = value & 0x7f;
+}
+
+#define I8042_PORT	0x60	/* data; status and command at 0x64 */
+#define I8042_COMMAND	4	/* offset of the command port */
+#define I8042_STATUS	0x01	/* output buffer full, input buffer empty */
+#define I8042_RESET	0xfe	/* pulse the reset line */
+
+static __u8 i8042_read(void *state, __u64 offset)
+{
+	(void)state;
+	return offset == I8042_COMMAND ? I8042_STATUS : 0xff;
+}
+
+static void i8042_write(void *state, __u64 offset, __u8 value)
+{
+	bool *done = state;
+
+	if (offset == I8042_COMMAND && value == I8042_RESET)
+		*done = true;
+}
+
+#define PCI_CONFIG_PORT	0xcf8	/* address, then data at 0xcfc */
+#define PORT_SPACE	0x10000
+
+static __u8 nothing_read(void *state, __u64 offset)
+{
+	(void)state;
+	(void)offset;
+	return 0xff;
+}
+
+static void nothing_write(void *state, __u64 offset, __u8 value)
+{
+	(void)state;
+	(void)offset;
+	(void)value;
+}
+
+#define BOOT_TIMER_PORT	0x440	/* the nested init writes it when it starts */
+
+static long since_ms(const struct timespec *start)
+{
+	struct timespec now;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now) == -1)
+		err(1, "clock_gettime");
+	return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+static void boot_timer_write(void *state, __u64 offset, __u8 value)
+{
+	struct boot_timer *timer = state;
+
+	(void)offset;
+	(void)value;
+	if (timer->init_ms < 0)
+		timer->init_ms = since_ms(&timer->start);
+}
+
+size_t pc_devices(struct pc *pc, bool *done, struct device *devices)
+{
+	const struct device table[] = {
+		{ RTC_PORT, 2, &pc->rtc, rtc_read, rtc_write, "clock" },
+		{ I8042_PORT, 5, done, i8042_read, i8042_write, "keyboard controller" },
+		{ PCI_CONFIG_PORT, 8, NULL, nothing_read, nothing_write, "PCI" },
+		{ BOOT_TIMER_PORT, 1, &pc->timer, nothing_read, boot_timer_write, "boot timer" },
+		{ 0, PORT_SPACE, NULL, nothing_read, nothing_write, "other ports" },
+	};
+
+	pc->timer.init_ms = -1;
+	if (clock_gettime(CLOCK_MONOTONIC, &pc->timer.start) == -1)
+		err(1, "clock_gettime");
+	memcpy(devices, table, sizeof(table));
+	return ARRAY_SIZE(table);
+}
+

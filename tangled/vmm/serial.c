@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* serial.c: COM1, an 8250 UART of the 16450 kind, without a receiver. */
+#include <err.h>
+#include <unistd.h>
+#include "vmm.h"
+
+static __u8 serial_iir(const struct serial *uart)
+{
+	if ((uart->ier & UART_IER_THRI) && uart->thr_empty)
+		return UART_IIR_THRI;
+	return UART_IIR_NONE;
+}
+
+static void update_irq(struct serial *uart)
+{
+	bool line = serial_iir(uart) != UART_IIR_NONE;
+
+	if (line != uart->line)
+		irq_line(uart->vmfd, UART_IRQ, line);
+	uart->line = line;
+}
+
+static __u8 loopback_msr(__u8 mcr)
+{
+	return (mcr & 0x01) << 5 | (mcr & 0x02) << 3 | (mcr & 0x04) << 4 | (mcr & 0x08) << 4;
+}
+
+static __u8 serial_register(struct serial *uart, __u64 offset)
+{
+	bool dlab = uart->lcr & UART_LCR_DLAB;
+	__u8 iir;
+
+	switch (offset) {
+	case UART_RBR:
+		return dlab ? uart->dll : 0;
+	case UART_IER:
+		return dlab ? uart->dlm : uart->ier;
+	case UART_IIR:
+		iir = serial_iir(uart);
+		if (iir == UART_IIR_THRI)
+			uart->thr_empty = false;	/* read: the interrupt is seen */
+		return iir;
+	case UART_LCR:
+		return uart->lcr;
+	case UART_MCR:
+		return uart->mcr;
+	case UART_LSR:
+		return UART_LSR_THRE;
+	case UART_MSR:
+		return (uart->mcr & UART_MCR_LOOP) ? loopback_msr(uart->mcr) : UART_MSR_LINES;
+	default:
+		return uart->scr;
+	}
+}
+
+static __u8 serial_read(void *state, __u64 offset)
+{
+	struct serial *uart = state;
+	__u8 value = serial_register(uart, offset);
+
+	update_irq(uart);
+	return value;
+}
+
+static void transmit(struct serial *uart, __u8 byte)
+{
+	if (!(uart->mcr & UART_MCR_LOOP)) {
+		if (write(STDOUT_FILENO, &byte, 1) != 1)
+			err(1, "stdout");
+		uart->sent++;
+	}
+	uart->thr_empty = true;
+}
+
+static void serial_write(void *state, __u64 offset, __u8 value)
+{
+	struct serial *uart = state;
+	bool dlab = uart->lcr & UART_LCR_DLAB;
+
+	switch (offset) {
+	case UART_THR:
+		if (dlab)
+			uart->dll = value;
+		else
+			transmit(uart, value);
+		break;
+	case UART_IER:
+		if (dlab) {
+			uart->dlm = value;
+			break;
+		}
+		if (value & ~uart->ier & UART_IER_THRI)
+			uart->thr_empty = true;
+		uart->ier = value & 0x0f;
+		break;
+	case UART_LCR:
+		uart->lcr = value;
+		break;
+	case UART_MCR:
+		uart->mcr = value & 0x1f;
+		break;
+	case UART_SCR:
+		uart->scr = value;
+		break;
+	}
+	update_irq(uart);
+}
+
+struct device serial_device(struct serial *uart, int vmfd)
+{
+	*uart = (struct serial) { .vmfd = vmfd };
+	return (struct device) { UART_PORT, 8, uart, serial_read, serial_write, "serial port" };
+}
+

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* vm.c: the VM, its interrupt chips and timer, its RAM. */
+#include <err.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "vmm.h"
+
+static int open_kvm(void)
+{
+	int kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (kvm == -1)
+		err(1, "/dev/kvm");
+	return kvm;
+}
+
+static void check_api_version(int kvm)
+{
+	int version = ioctl(kvm, KVM_GET_API_VERSION, 0);
+
+	if (version == -1)
+		err(1, "KVM_GET_API_VERSION");
+	if (version != KVM_API_VERSION)
+		errx(1, "KVM_GET_API_VERSION %d, expected %d", version, KVM_API_VERSION);
+}
+
+static void check_extension(int kvm, int cap, const char *name)
+{
+	int ret = ioctl(kvm, KVM_CHECK_EXTENSION, cap);
+
+	if (ret == -1)
+		err(1, "KVM_CHECK_EXTENSION %s", name);
+	if (!ret)
+		errx(1, "KVM lacks %s", name);
+}
+
+static int create_vm(int kvm)
+{
+	int fd = ioctl(kvm, KVM_CREATE_VM, 0UL);
+
+	if (fd == -1)
+		err(1, "KVM_CREATE_VM");
+	return fd;
+}
+
+#define TSS_ADDR	0xfffbd000	/* three pages KVM may use on Intel */
+#define IDENTITY_MAP	0xfffbc000	/* one page: KVM's identity page table */
+
+static void set_intel_addresses(int vmfd)
+{
+	__u64 map = IDENTITY_MAP;
+
+	if (ioctl(vmfd, KVM_SET_TSS_ADDR, TSS_ADDR) == -1)
+		err(1, "KVM_SET_TSS_ADDR");
+	if (ioctl(vmfd, KVM_SET_IDENTITY_MAP_ADDR, &map) == -1)
+		err(1, "KVM_SET_IDENTITY_MAP_ADDR");
+}
+
+static void create_chips(int vmfd)
+{
+	struct kvm_pit_config pit = { .flags = KVM_PIT_SPEAKER_DUMMY };
+
+	if (ioctl(vmfd, KVM_CREATE_IRQCHIP, 0) == -1)
+		err(1, "KVM_CREATE_IRQCHIP");
+	if (ioctl(vmfd, KVM_CREATE_PIT2, &pit) == -1)
+		err(1, "KVM_CREATE_PIT2");
+}
+
+#define RAM_SIZE	(64 << 20)
+
+static void *add_ram(int vmfd, size_t size)
+{
+	struct kvm_userspace_memory_region region = { .slot = 0, .memory_size = size };
+	void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (mem == MAP_FAILED)
+		err(1, "mmap guest RAM");
+	region.userspace_addr = (unsigned long)mem;
+	if (ioctl(vmfd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
+		err(1, "KVM_SET_USER_MEMORY_REGION");
+	return mem;
+}
+
+void create_pc(struct vm *vm)
+{
+	vm->kvm = open_kvm();
+	check_api_version(vm->kvm);
+	check_extension(vm->kvm, KVM_CAP_IRQCHIP, "KVM_CAP_IRQCHIP");
+	check_extension(vm->kvm, KVM_CAP_PIT2, "KVM_CAP_PIT2");
+	check_extension(vm->kvm, KVM_CAP_IMMEDIATE_EXIT, "KVM_CAP_IMMEDIATE_EXIT");
+	vm->fd = create_vm(vm->kvm);
+	set_intel_addresses(vm->fd);
+	create_chips(vm->fd);
+	vm->mem_size = RAM_SIZE;
+	vm->mem = add_ram(vm->fd, vm->mem_size);
+}
+
+void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len)
+{
+	if (addr > vm->mem_size || len > vm->mem_size - addr)
+		return NULL;
+	return (char *)vm->mem + addr;
+}
+
+void irq_line(int vmfd, __u32 irq, int level)
+{
+	struct kvm_irq_level line = { .irq = irq, .level = level };
+
+	if (ioctl(vmfd, KVM_IRQ_LINE, &line) == -1)
+		err(1, "KVM_IRQ_LINE");
+}
+

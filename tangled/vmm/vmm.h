@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* vmm: what the files of the VMM that boots Linux share. */
+#ifndef VMM_H
+#define VMM_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+#include <linux/kvm.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define SERIAL_PORT	0x3f8	/* COM1: the console */
+#define RUN_TIMEOUT	30	/* seconds of the guest's life, boot to reset */
+
+/* The VM: one vCPU and RAM from guest-physical 0. */
+struct vm {
+	int kvm;		/* /dev/kvm: system ioctls */
+	int fd;			/* the VM */
+	int vcpu;		/* its one vCPU */
+	struct kvm_run *run;	/* why KVM_RUN returned */
+	void *mem;		/* the guest's RAM, as this process sees it */
+	size_t mem_size;	/* bytes of RAM */
+};
+
+/* A device as the bus sees it: a window and the two calls it answers. */
+struct device {
+	__u64 base;			/* first address of its window */
+	__u64 size;			/* bytes in the window */
+	void *state;			/* what read and write are given */
+	__u8 (*read)(void *state, __u64 offset);
+	void (*write)(void *state, __u64 offset, __u8 value);
+	const char *name;		/* for the VMM's reports */
+};
+
+struct bus {
+	const struct device *devices;
+	size_t count;
+};
+
+#define MAX_DEVICES	8
+
+struct machine {
+	struct vm vm;
+	struct bus mmio;			/* devices by guest-physical address */
+	struct bus pio;				/* devices by port */
+	unsigned long exits;			/* times KVM_RUN returned */
+	unsigned long by_device[MAX_DEVICES];	/* port exits, by device */
+	bool done;				/* the guest asked to stop */
+};
+
+/* vm.c */
+void create_pc(struct vm *vm);
+void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len);
+void irq_line(int vmfd, __u32 irq, int level);
+/* cpu.c */
+void create_cpu(struct vm *vm);
+unsigned long tsc_khz(const struct vm *vm);
+void run_machine(struct machine *m);
+/* serial.c */
+#define UART_PORT	0x3f8	/* COM1 */
+#define UART_IRQ	4	/* COM1's interrupt line */
+#define UART_RBR	0	/* read: the received byte */
+#define UART_THR	0	/* write: a byte to send */
+#define UART_IER	1	/* interrupt enable */
+#define UART_IER_RDI	0x01	/* interrupt when a byte was received */
+#define UART_LSR	5	/* line status */
+#define UART_LSR_DR	0x01	/* a received byte is waiting */
+#define UART_LSR_THRE	0x60	/* ready to send (THR and shifter empty) */
+#define UART_IIR	2	/* read: the pending interrupt */
+#define UART_LCR	3	/* line control */
+#define UART_MCR	4	/* modem control */
+#define UART_MSR	6	/* modem status */
+#define UART_SCR	7	/* scratch */
+#define UART_IER_THRI	0x02	/* interrupt when the transmitter is empty */
+#define UART_IIR_NONE	0x01	/* no interrupt pending */
+#define UART_IIR_THRI	0x02	/* the transmitter is empty */
+#define UART_LCR_DLAB	0x80	/* offsets 0 and 1 are the divisor */
+#define UART_MCR_LOOP	0x10	/* loopback: MCR's outputs come back in MSR */
+#define UART_MSR_LINES	0xb0	/* carrier, data set ready, clear to send */
+struct serial {
+	int vmfd;		/* for its interrupt line */
+	__u8 ier, lcr, mcr, scr, dll, dlm;
+	bool thr_empty;		/* "transmitter empty" raised, IIR not yet read */
+	bool line;		/* the level last given to KVM */
+	unsigned long sent;	/* bytes transmitted */
+};
+
+struct device serial_device(struct serial *uart, int vmfd);
+/* pc.c */
+struct rtc {
+	__u8 index;		/* the register 0x71 reads */
+};
+
+struct boot_timer {
+	struct timespec start;	/* when the devices were made */
+	long init_ms;		/* ms from then to init's write; -1 before */
+};
+
+struct pc {
+	struct rtc rtc;
+	struct boot_timer timer;
+};
+
+#define PC_DEVICES	5	/* entries pc_devices writes */
+size_t pc_devices(struct pc *pc, bool *done, struct device *devices);
+/* boot.c */
+__u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
+		 const char *cmdline);
+void start_linux(const struct vm *vm, __u32 entry);
+#endif
