@@ -107,7 +107,7 @@ size_t pc_devices(struct pc *pc, bool *done, struct device *devices)
 {
 	const struct device table[] = {
 		{ RTC_PORT, 2, &pc->rtc, rtc_read, rtc_write, "clock" },
-		{ I8042_PORT, 5, done, i8042_read, i8042_write, "keyboard controller" },
+		{ I8042_PORT, 5, done, i8042_read, i8042_write, "keyboard" },
 		{ PCI_CONFIG_PORT, 8, NULL, nothing_read, nothing_write, "PCI" },
 		{ BOOT_TIMER_PORT, 1, &pc->timer, nothing_read, boot_timer_write, "boot timer" },
 		{ 0, PORT_SPACE, NULL, nothing_read, nothing_write, "other ports" },
