@@ -7,13 +7,28 @@
 #include <err.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "vmm.h"
 
 #define CMDLINE_MAX	512
 
 static void usage(void)
 {
-	errx(2, "usage: vmm [-t] BZIMAGE INITRD CMDLINE");
+	errx(2, "usage: vmm [-t] [-w DEVICE] BZIMAGE INITRD CMDLINE");
+}
+
+/* Take the device called name out of the table; the count left. */
+static size_t remove_device(struct device *devices, size_t count, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		if (!strcmp(devices[i].name, name)) {
+			memmove(&devices[i], &devices[i + 1], (count - i - 1) * sizeof(*devices));
+			return count - 1;
+		}
+	}
+	errx(2, "-w %s: no such device", name);
 }
 
 static void report(const struct machine *m, const struct serial *uart)
@@ -33,16 +48,30 @@ int main(int argc, char **argv)
 	struct pc pc;
 	struct device devices[1 + PC_DEVICES];
 	char cmdline[CMDLINE_MAX];
-	bool timed = argc > 1 && !strcmp(argv[1], "-t");
+	const char *without = NULL;
+	bool timed = false;
+	size_t count;
+	int opt;
 
 	_Static_assert(ARRAY_SIZE(devices) <= MAX_DEVICES, "too many devices to count");
-	if (argc != 4 + timed)
+	while ((opt = getopt(argc, argv, "tw:")) != -1) {
+		if (opt == 't')
+			timed = true;
+		else if (opt == 'w')
+			without = optarg;
+		else
+			usage();
+	}
+	if (argc - optind != 3)
 		usage();
-	argv += timed;
+	argv += optind - 1;
 	create_pc(&m.vm);
 	create_cpu(&m.vm);
 	devices[0] = serial_device(&uart, m.vm.fd);
-	m.pio = (struct bus) { devices, 1 + pc_devices(&pc, &m.done, devices + 1) };
+	count = 1 + pc_devices(&pc, &m.done, devices + 1);
+	if (without)
+		count = remove_device(devices, count, without);
+	m.pio = (struct bus) { devices, count };
 	if (snprintf(cmdline, sizeof(cmdline), "%s tsc_early_khz=%lu", argv[3],
 		     tsc_khz(&m.vm)) >= (int)sizeof(cmdline))
 		errx(1, "the command line is longer than %d bytes", CMDLINE_MAX - 1);
