@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/time.h>
@@ -31,6 +32,87 @@ static struct kvm_run *map_run(int kvm, int vcpufd)
 	if (run == MAP_FAILED)
 		err(1, "mmap struct kvm_run");
 	return run;
+}
+
+/* KVM_GET_SUPPORTED_CPUID's table, in a buffer doubled until it fits. */
+static struct kvm_cpuid2 *get_supported_cpuid(int kvm)
+{
+	__u32 nent;
+
+	for (nent = 8; nent <= 4096; nent *= 2) {
+		struct kvm_cpuid2 *cpuid = calloc(1, sizeof(*cpuid) +
+						  nent * sizeof(cpuid->entries[0]));
+
+		if (!cpuid)
+			err(1, "calloc");
+		cpuid->nent = nent;
+		if (ioctl(kvm, KVM_GET_SUPPORTED_CPUID, cpuid) == 0)
+			return cpuid;
+		if (errno != E2BIG)
+			err(1, "KVM_GET_SUPPORTED_CPUID");
+		free(cpuid);
+	}
+	errx(1, "KVM_GET_SUPPORTED_CPUID: more than 4096 entries");
+}
+
+enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
+
+/* The entry for leaf function and subleaf index, or NULL. */
+static struct kvm_cpuid_entry2 *find_cpuid_entry(struct kvm_cpuid2 *cpuid,
+						 __u32 function, __u32 index)
+{
+	__u32 i;
+
+	for (i = 0; i < cpuid->nent; i++) {
+		struct kvm_cpuid_entry2 *e = &cpuid->entries[i];
+
+		if (e->function == function &&
+		    (!(e->flags & KVM_CPUID_FLAG_SIGNIFCANT_INDEX) || e->index == index))
+			return e;
+	}
+	return NULL;
+}
+
+/* One of the entry's four registers. */
+static __u32 *cpuid_register(struct kvm_cpuid_entry2 *e, enum cpuid_reg reg)
+{
+	switch (reg) {
+	case CPUID_EAX:
+		return &e->eax;
+	case CPUID_EBX:
+		return &e->ebx;
+	case CPUID_ECX:
+		return &e->ecx;
+	default:
+		return &e->edx;
+	}
+}
+
+/* Clear a bit of one register of an entry; false when the table has no such entry. */
+static bool clear_cpuid_bit(struct kvm_cpuid2 *cpuid, __u32 function, __u32 index,
+			    enum cpuid_reg reg, unsigned int bit)
+{
+	struct kvm_cpuid_entry2 *e = find_cpuid_entry(cpuid, function, index);
+
+	if (!e)
+		return false;
+	*cpuid_register(e, reg) &= ~(1U << bit);
+	return true;
+}
+
+#define CPUID_VMX_BIT	5	/* leaf 1, ECX: Intel's VMX */
+#define CPUID_SVM_BIT	2	/* leaf 0x80000001, ECX: AMD's SVM */
+
+static void hide_virtualization(struct kvm_cpuid2 *cpuid)
+{
+	clear_cpuid_bit(cpuid, 1, 0, CPUID_ECX, CPUID_VMX_BIT);
+	clear_cpuid_bit(cpuid, 0x80000001, 0, CPUID_ECX, CPUID_SVM_BIT);
+}
+
+static void set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid)
+{
+	if (ioctl(vcpufd, KVM_SET_CPUID2, cpuid) == -1)
+		err(1, "KVM_SET_CPUID2");
 }
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -266,37 +348,15 @@ static const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
 	return dev;
 }
 
-#define MAX_CPUID_ENTRIES	100
-#define CPUID_VMX		(1u << 5)	/* leaf 1, ECX */
-#define CPUID_SVM		(1u << 2)	/* leaf 0x80000001, ECX */
-
-static void set_cpuid(const struct vm *vm)
-{
-	struct {
-		struct kvm_cpuid2 head;
-		struct kvm_cpuid_entry2 entries[MAX_CPUID_ENTRIES];
-	} table = { .head.nent = MAX_CPUID_ENTRIES };
-	__u32 i;
-
-	if (ioctl(vm->kvm, KVM_GET_SUPPORTED_CPUID, &table) == -1)
-		err(1, "KVM_GET_SUPPORTED_CPUID");
-	for (i = 0; i < table.head.nent; i++) {
-		struct kvm_cpuid_entry2 *e = &table.entries[i];
-
-		if (e->function == 1)
-			e->ecx &= ~CPUID_VMX;
-		if (e->function == 0x80000001)
-			e->ecx &= ~CPUID_SVM;
-	}
-	if (ioctl(vm->vcpu, KVM_SET_CPUID2, &table) == -1)
-		err(1, "KVM_SET_CPUID2");
-}
-
 void create_cpu(struct vm *vm)
 {
+	struct kvm_cpuid2 *cpuid = get_supported_cpuid(vm->kvm);
+
 	vm->vcpu = create_vcpu(vm->fd);
 	vm->run = map_run(vm->kvm, vm->vcpu);
-	set_cpuid(vm);
+	hide_virtualization(cpuid);
+	set_cpuid(vm->vcpu, cpuid);
+	free(cpuid);
 }
 
 unsigned long tsc_khz(const struct vm *vm)

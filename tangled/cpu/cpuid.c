@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <linux/kvm.h>
+#define GUEST_ADDR	0x1000	/* guest-physical address of the code */
+#define SERIAL_PORT	0x3f8	/* COM1, the PC's first serial port */
+#define GUEST_MEM_SIZE	0x1000	/* one page */
+#define RUN_TIMEOUT	3	/* seconds the guest gets to halt */
+static int open_kvm(void)
+{
+	int kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (kvm == -1)
+		err(1, "/dev/kvm");
+	return kvm;
+}
+
+static void check_api_version(int kvm)
+{
+	int version = ioctl(kvm, KVM_GET_API_VERSION, 0);
+
+	if (version == -1)
+		err(1, "KVM_GET_API_VERSION");
+	if (version != KVM_API_VERSION)
+		errx(1, "KVM_GET_API_VERSION %d, expected %d", version, KVM_API_VERSION);
+}
+
+static void check_extension(int kvm, int cap, const char *name)
+{
+	int ret = ioctl(kvm, KVM_CHECK_EXTENSION, cap);
+
+	if (ret == -1)
+		err(1, "KVM_CHECK_EXTENSION %s", name);
+	if (!ret)
+		errx(1, "KVM lacks %s", name);
+}
+
+static int create_vm(int kvm)
+{
+	int fd = ioctl(kvm, KVM_CREATE_VM, 0UL);
+
+	if (fd == -1)
+		err(1, "KVM_CREATE_VM");
+	return fd;
+}
+
+static void *add_guest_memory(int vmfd)
+{
+	struct kvm_userspace_memory_region region;
+	void *mem = mmap(NULL, GUEST_MEM_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		err(1, "mmap guest memory");
+	region = (struct kvm_userspace_memory_region) {
+		.slot = 0,
+		.guest_phys_addr = GUEST_ADDR,
+		.memory_size = GUEST_MEM_SIZE,
+		.userspace_addr = (unsigned long)mem,
+	};
+	if (ioctl(vmfd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
+		err(1, "KVM_SET_USER_MEMORY_REGION");
+	return mem;
+}
+
+static void load_code(void *mem, const __u8 *code, size_t size)
+{
+	if (size > GUEST_MEM_SIZE)
+		errx(1, "%zu bytes of guest code do not fit in %d", size, GUEST_MEM_SIZE);
+	memcpy(mem, code, size);
+}
+
+static int create_vcpu(int vmfd)
+{
+	int fd = ioctl(vmfd, KVM_CREATE_VCPU, 0UL);
+
+	if (fd == -1)
+		err(1, "KVM_CREATE_VCPU");
+	return fd;
+}
+
+static struct kvm_run *map_run(int kvm, int vcpufd)
+{
+	int size = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
+	struct kvm_run *run;
+
+	if (size == -1)
+		err(1, "KVM_GET_VCPU_MMAP_SIZE");
+	if ((size_t)size < sizeof(*run))
+		errx(1, "KVM_GET_VCPU_MMAP_SIZE %d, smaller than struct kvm_run", size);
+	run = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, vcpufd, 0);
+	if (run == MAP_FAILED)
+		err(1, "mmap struct kvm_run");
+	return run;
+}
+
+static void set_special_registers(int vcpufd)
+{
+	struct kvm_sregs sregs;
+
+	if (ioctl(vcpufd, KVM_GET_SREGS, &sregs) == -1)
+		err(1, "KVM_GET_SREGS");
+	sregs.cs.base = 0;
+	sregs.cs.selector = 0;
+	if (ioctl(vcpufd, KVM_SET_SREGS, &sregs) == -1)
+		err(1, "KVM_SET_SREGS");
+}
+
+static void set_registers(int vcpufd)
+{
+	struct kvm_regs regs = {
+		.rip = GUEST_ADDR,
+		.rax = 2,
+		.rbx = 2,
+		.rflags = 0x2,	/* bit 1 is reserved and always 1 */
+	};
+
+	if (ioctl(vcpufd, KVM_SET_REGS, &regs) == -1)
+		err(1, "KVM_SET_REGS");
+}
+
+/* What a VMM keeps for a VM with one vCPU. */
+struct vm {
+	int kvm;		/* /dev/kvm: system ioctls */
+	int fd;			/* the VM: its memory and its vCPUs */
+	int vcpu;		/* the vCPU: its registers, KVM_RUN */
+	void *mem;		/* the guest's memory, as this process sees it */
+	struct kvm_run *run;	/* shared with the kernel: why KVM_RUN returned */
+};
+
+/* The VM, its memory and the guest's code in it: everything but the vCPU. */
+static void create_machine(struct vm *vm, const __u8 *code, size_t size)
+{
+	vm->kvm = open_kvm();
+	check_api_version(vm->kvm);
+	check_extension(vm->kvm, KVM_CAP_USER_MEMORY, "KVM_CAP_USER_MEMORY");
+	check_extension(vm->kvm, KVM_CAP_IMMEDIATE_EXIT, "KVM_CAP_IMMEDIATE_EXIT");
+	vm->fd = create_vm(vm->kvm);
+	vm->mem = add_guest_memory(vm->fd);
+	load_code(vm->mem, code, size);
+}
+
+/* The vCPU, with its run structure mapped and its registers set. */
+static void add_vcpu(struct vm *vm)
+{
+	vm->vcpu = create_vcpu(vm->fd);
+	vm->run = map_run(vm->kvm, vm->vcpu);
+	set_special_registers(vm->vcpu);
+	set_registers(vm->vcpu);
+}
+
+static void set_up_vm(struct vm *vm, const __u8 *code, size_t size)
+{
+	create_machine(vm, code, size);
+	add_vcpu(vm);
+}
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Put each name at its own number; numbers nobody defined stay NULL. */
+#define NAME(value) \
+	[value] = #value
+
+static const char *lookup_name(const char * const *names, size_t count, unsigned int value)
+{
+	if (value < count && names[value])
+		return names[value];
+	return "unknown";
+}
+
+static const char *exit_reason_name(unsigned int reason)
+{
+	static const char * const names[] = {
+		NAME(KVM_EXIT_UNKNOWN), NAME(KVM_EXIT_EXCEPTION), NAME(KVM_EXIT_IO),
+		NAME(KVM_EXIT_HYPERCALL), NAME(KVM_EXIT_DEBUG), NAME(KVM_EXIT_HLT),
+		NAME(KVM_EXIT_MMIO), NAME(KVM_EXIT_IRQ_WINDOW_OPEN), NAME(KVM_EXIT_SHUTDOWN),
+		NAME(KVM_EXIT_FAIL_ENTRY), NAME(KVM_EXIT_INTR), NAME(KVM_EXIT_SET_TPR),
+		NAME(KVM_EXIT_TPR_ACCESS), NAME(KVM_EXIT_S390_SIEIC), NAME(KVM_EXIT_S390_RESET),
+		NAME(KVM_EXIT_DCR), NAME(KVM_EXIT_NMI), NAME(KVM_EXIT_INTERNAL_ERROR),
+		NAME(KVM_EXIT_OSI), NAME(KVM_EXIT_PAPR_HCALL), NAME(KVM_EXIT_S390_UCONTROL),
+		NAME(KVM_EXIT_WATCHDOG), NAME(KVM_EXIT_S390_TSCH), NAME(KVM_EXIT_EPR),
+		NAME(KVM_EXIT_SYSTEM_EVENT), NAME(KVM_EXIT_S390_STSI), NAME(KVM_EXIT_IOAPIC_EOI),
+		NAME(KVM_EXIT_HYPERV), NAME(KVM_EXIT_ARM_NISV), NAME(KVM_EXIT_X86_RDMSR),
+		NAME(KVM_EXIT_X86_WRMSR), NAME(KVM_EXIT_DIRTY_RING_FULL),
+		NAME(KVM_EXIT_AP_RESET_HOLD), NAME(KVM_EXIT_X86_BUS_LOCK), NAME(KVM_EXIT_XEN),
+		NAME(KVM_EXIT_RISCV_SBI), NAME(KVM_EXIT_RISCV_CSR), NAME(KVM_EXIT_NOTIFY),
+	};
+
+	return lookup_name(names, ARRAY_SIZE(names), reason);
+}
+
+/* Write out what stdout holds, so that it keeps its order with stderr. */
+static void flush_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(1, "stdout");
+}
+
+static void handle_io(const struct kvm_run *run)
+{
+	const char *data = (const char *)run + run->io.data_offset;
+
+	if (run->io.direction != KVM_EXIT_IO_OUT || run->io.size != 1 ||
+	    run->io.port != SERIAL_PORT || run->io.count != 1)
+		errx(1, "KVM_EXIT_IO: unhandled %s of %u x %u bytes at port 0x%x",
+		     run->io.direction == KVM_EXIT_IO_OUT ? "out" : "in",
+		     run->io.count, run->io.size, run->io.port);
+	putchar(*data);
+	flush_stdout();
+}
+
+static void report_fail_entry(const struct kvm_run *run)
+{
+	errx(1, "KVM_EXIT_FAIL_ENTRY: hardware_entry_failure_reason 0x%llx on cpu %u",
+	     (unsigned long long)run->fail_entry.hardware_entry_failure_reason,
+	     run->fail_entry.cpu);
+}
+
+static const char *suberror_name(unsigned int suberror)
+{
+	static const char * const names[] = {
+		NAME(KVM_INTERNAL_ERROR_EMULATION), NAME(KVM_INTERNAL_ERROR_SIMUL_EX),
+		NAME(KVM_INTERNAL_ERROR_DELIVERY_EV),
+		NAME(KVM_INTERNAL_ERROR_UNEXPECTED_EXIT_REASON),
+	};
+
+	return lookup_name(names, ARRAY_SIZE(names), suberror);
+}
+
+static void report_internal_error(const struct kvm_run *run)
+{
+	char words[ARRAY_SIZE(run->internal.data) * sizeof(" 0x0123456789abcdef")] = "";
+	unsigned int i, len = 0;
+
+	for (i = 0; i < run->internal.ndata && i < ARRAY_SIZE(run->internal.data); i++)
+		len += snprintf(words + len, sizeof(words) - len, " 0x%llx",
+				(unsigned long long)run->internal.data[i]);
+	errx(1, "KVM_EXIT_INTERNAL_ERROR: suberror %s (%u), ndata %u:%s",
+	     suberror_name(run->internal.suberror), run->internal.suberror,
+	     run->internal.ndata, words);
+}
+
+static void report_mmio(const struct kvm_run *run)
+{
+	char data[sizeof(run->mmio.data) * sizeof(" 00")] = "";
+	unsigned int i;
+
+	for (i = 0; run->mmio.is_write && i < run->mmio.len && i < sizeof(run->mmio.data); i++)
+		snprintf(data + 3 * i, sizeof(data) - 3 * i, " %02x", run->mmio.data[i]);
+	errx(1, "KVM_EXIT_MMIO: unhandled %s at 0x%llx, len %u%s%s",
+	     run->mmio.is_write ? "write" : "read",
+	     (unsigned long long)run->mmio.phys_addr, run->mmio.len,
+	     run->mmio.is_write ? ", data" : "", data);
+}
+
+/* A signal handler reaches only globals: the run structure the timer stops. */
+static struct kvm_run *timed_run;
+
+static void stop_guest(int signal)
+{
+	(void)signal;
+	timed_run->immediate_exit = 1;
+}
+
+static void start_timer(struct kvm_run *run)
+{
+	struct sigaction action = { .sa_handler = stop_guest };	/* no SA_RESTART */
+	struct itimerval timer = { .it_value.tv_sec = RUN_TIMEOUT };
+
+	timed_run = run;
+	if (sigaction(SIGALRM, &action, NULL) == -1)
+		err(1, "sigaction SIGALRM");
+	if (setitimer(ITIMER_REAL, &timer, NULL) == -1)
+		err(1, "setitimer");
+}
+
+/* Disarm the timer, so that a program going on after the run is not interrupted. */
+static void stop_timer(void)
+{
+	struct itimerval off = { 0 };
+
+	if (setitimer(ITIMER_REAL, &off, NULL) == -1)
+		err(1, "setitimer");
+}
+
+static void enter_guest(const struct vm *vm)
+{
+	if (ioctl(vm->vcpu, KVM_RUN, 0) == -1) {
+		if (errno == EINTR)
+			errx(1, "guest did not halt within %d s", RUN_TIMEOUT);
+		err(1, "KVM_RUN");
+	}
+}
+
+/* Handle the exit that ended KVM_RUN; true when the guest halted. */
+static bool respond_to_exit(const struct kvm_run *run)
+{
+	switch (run->exit_reason) {
+	case KVM_EXIT_HLT:
+		stop_timer();
+		puts("KVM_EXIT_HLT");
+		flush_stdout();
+		return true;
+	case KVM_EXIT_IO:
+		handle_io(run);
+		break;
+	case KVM_EXIT_FAIL_ENTRY:
+		report_fail_entry(run);
+		break;
+	case KVM_EXIT_INTERNAL_ERROR:
+		report_internal_error(run);
+		break;
+	case KVM_EXIT_MMIO:
+		report_mmio(run);
+		break;
+	default:
+		errx(1, "unexpected exit %s (%u)",
+		     exit_reason_name(run->exit_reason), run->exit_reason);
+	}
+	return false;
+}
+
+static void run_until_halt(const struct vm *vm)
+{
+	start_timer(vm->run);
+	for (;;) {
+		enter_guest(vm);
+		if (respond_to_exit(vm->run))
+			return;
+	}
+}
+
+/* Part III runs the guest with run_machine; some programs build the VM in halves. */
+static void run_until_halt(const struct vm *vm) __attribute__((unused));
+static void set_up_vm(struct vm *vm, const __u8 *code, size_t size) __attribute__((unused));
+
+/* A device as the bus sees it: a window and the two calls it answers. */
+struct device {
+	__u64 base;			/* first address of its window */
+	__u64 size;			/* bytes in the window */
+	void *state;			/* what read and write are given */
+	__u8 (*read)(void *state, __u64 offset);
+	void (*write)(void *state, __u64 offset, __u8 value);
+	const char *name;		/* for the VMM's reports */
+};
+
+struct bus {
+	const struct device *devices;
+	size_t count;
+};
+
+/* The device whose window holds all len bytes at addr, or NULL. */
+static const struct device *find_device(const struct bus *bus, __u64 addr, __u32 len)
+{
+	size_t i;
+
+	for (i = 0; i < bus->count; i++) {
+		const struct device *dev = &bus->devices[i];
+
+		if (addr >= dev->base && addr - dev->base < dev->size &&
+		    len <= dev->size - (addr - dev->base))
+			return dev;
+	}
+	return NULL;
+}
+
+/* Give len bytes at offset to dev, or fill them from it: one call a byte. */
+static void access_device(const struct device *dev, __u64 offset, __u32 len,
+			  bool write, __u8 *data)
+{
+	__u32 i;
+
+	for (i = 0; i < len; i++) {
+		if (write)
+			dev->write(dev->state, offset + i, data[i]);
+		else
+			data[i] = dev->read(dev->state, offset + i);
+	}
+}
+
+/* Give an MMIO exit to its device, and return it; NULL when none has the address. */
+static const struct device *bus_mmio(const struct bus *bus, struct kvm_run *run)
+{
+	const struct device *dev = find_device(bus, run->mmio.phys_addr, run->mmio.len);
+
+	if (!dev || run->mmio.len > sizeof(run->mmio.data))
+		return NULL;
+	access_device(dev, run->mmio.phys_addr - dev->base, run->mmio.len,
+		      run->mmio.is_write, run->mmio.data);
+	return dev;
+}
+
+/* Give a port exit to its device, and return it; NULL when none has the port. */
+static const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
+{
+	const struct device *dev = run->io.count == 1 ?
+		find_device(bus, run->io.port, run->io.size) : NULL;
+
+	if (!dev)
+		return NULL;
+	access_device(dev, run->io.port - dev->base, run->io.size,
+		      run->io.direction == KVM_EXIT_IO_OUT,
+		      (__u8 *)run + run->io.data_offset);
+	return dev;
+}
+
+struct machine {
+	struct vm vm;
+	struct bus mmio;	/* devices by guest-physical address */
+	struct bus pio;		/* devices by port */
+	unsigned long exits;	/* times KVM_RUN returned to the VMM */
+	bool done;		/* set by a device when the guest has finished */
+};
+
+/* Handle the exit that ended KVM_RUN; true when the guest is done. */
+static bool handle_exit(struct machine *m)
+{
+	struct kvm_run *run = m->vm.run;
+
+	m->exits++;
+	if (run->exit_reason == KVM_EXIT_MMIO && bus_mmio(&m->mmio, run))
+		return m->done;
+	if (run->exit_reason == KVM_EXIT_IO && bus_pio(&m->pio, run))
+		return m->done;
+	return respond_to_exit(run);
+}
+
+static void run_machine(struct machine *m)
+{
+	start_timer(m->vm.run);
+	do
+		enter_guest(&m->vm);
+	while (!handle_exit(m));
+	stop_timer();
+}
+
+static void print_count(const char *name, unsigned long value)
+{
+	printf("%-20s %lu\n", name, value);
+}
+
+/* cpuid: the guest asks the CPU who it is; the VMM decides what it answers. */
+#include <stdlib.h>
+/* KVM_GET_SUPPORTED_CPUID's table, in a buffer doubled until it fits. */
+static struct kvm_cpuid2 *get_supported_cpuid(int kvm)
+{
+	__u32 nent;
+
+	for (nent = 8; nent <= 4096; nent *= 2) {
+		struct kvm_cpuid2 *cpuid = calloc(1, sizeof(*cpuid) +
+						  nent * sizeof(cpuid->entries[0]));
+
+		if (!cpuid)
+			err(1, "calloc");
+		cpuid->nent = nent;
+		if (ioctl(kvm, KVM_GET_SUPPORTED_CPUID, cpuid) == 0)
+			return cpuid;
+		if (errno != E2BIG)
+			err(1, "KVM_GET_SUPPORTED_CPUID");
+		free(cpuid);
+	}
+	errx(1, "KVM_GET_SUPPORTED_CPUID: more than 4096 entries");
+}
+
+enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
+
+/* The entry for leaf function and subleaf index, or NULL. */
+static struct kvm_cpuid_entry2 *find_cpuid_entry(struct kvm_cpuid2 *cpuid,
+						 __u32 function, __u32 index)
+{
+	__u32 i;
+
+	for (i = 0; i < cpuid->nent; i++) {
+		struct kvm_cpuid_entry2 *e = &cpuid->entries[i];
+
+		if (e->function == function &&
+		    (!(e->flags & KVM_CPUID_FLAG_SIGNIFCANT_INDEX) || e->index == index))
+			return e;
+	}
+	return NULL;
+}
+
+/* One of the entry's four registers. */
+static __u32 *cpuid_register(struct kvm_cpuid_entry2 *e, enum cpuid_reg reg)
+{
+	switch (reg) {
+	case CPUID_EAX:
+		return &e->eax;
+	case CPUID_EBX:
+		return &e->ebx;
+	case CPUID_ECX:
+		return &e->ecx;
+	default:
+		return &e->edx;
+	}
+}
+
+/* Clear a bit of one register of an entry; false when the table has no such entry. */
+static bool clear_cpuid_bit(struct kvm_cpuid2 *cpuid, __u32 function, __u32 index,
+			    enum cpuid_reg reg, unsigned int bit)
+{
+	struct kvm_cpuid_entry2 *e = find_cpuid_entry(cpuid, function, index);
+
+	if (!e)
+		return false;
+	*cpuid_register(e, reg) &= ~(1U << bit);
+	return true;
+}
+
+#define CPUID_VMX_BIT	5	/* leaf 1, ECX: Intel's VMX */
+#define CPUID_SVM_BIT	2	/* leaf 0x80000001, ECX: AMD's SVM */
+
+static void hide_virtualization(struct kvm_cpuid2 *cpuid)
+{
+	clear_cpuid_bit(cpuid, 1, 0, CPUID_ECX, CPUID_VMX_BIT);
+	clear_cpuid_bit(cpuid, 0x80000001, 0, CPUID_ECX, CPUID_SVM_BIT);
+}
+
+static void set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid)
+{
+	if (ioctl(vcpufd, KVM_SET_CPUID2, cpuid) == -1)
+		err(1, "KVM_SET_CPUID2");
+}
+
+static void try_set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid, const char *what)
+{
+	printf("KVM_SET_CPUID2 after KVM_RUN, %s: %s\n", what,
+	       ioctl(vcpufd, KVM_SET_CPUID2, cpuid) == -1 ? strerror(errno) : "done");
+}
+
+static void change_cpuid_after_run(int vcpufd, struct kvm_cpuid2 *cpuid)
+{
+	try_set_cpuid(vcpufd, cpuid, "the same table");
+	hide_virtualization(cpuid);
+	try_set_cpuid(vcpufd, cpuid, "without VMX and SVM");
+}
+
+static const __u8 guest_code[] = {
+	0x66, 0x31, 0xc0,			/* xor %eax, %eax */
+	0x0f, 0xa2,				/* cpuid */
+	0x66, 0x89, 0x1e, 0x4c, 0x10,		/* mov %ebx, 0x104c */
+	0x66, 0x89, 0x16, 0x50, 0x10,		/* mov %edx, 0x1050 */
+	0x66, 0x89, 0x0e, 0x54, 0x10,		/* mov %ecx, 0x1054 */
+	0x66, 0xb8, 0x01, 0x00, 0x00, 0x00,	/* mov $1, %eax */
+	0x0f, 0xa2,				/* cpuid */
+	0x66, 0xc1, 0xe9, 0x05,			/* shr $5, %ecx */
+	0x80, 0xe1, 0x01,			/* and $1, %cl */
+	0x00, 0x0e, 0x5d, 0x10,			/* add %cl, 0x105d */
+	0x66, 0xb8, 0x01, 0x00, 0x00, 0x80,	/* mov $0x80000001, %eax */
+	0x0f, 0xa2,				/* cpuid */
+	0x66, 0xc1, 0xe9, 0x02,			/* shr $2, %ecx */
+	0x80, 0xe1, 0x01,			/* and $1, %cl */
+	0x00, 0x0e, 0x63, 0x10,			/* add %cl, 0x1063 */
+	0xbe, 0x4c, 0x10,			/* mov $0x104c, %si */
+	0xb9, 0x19, 0x00,			/* mov $25, %cx */
+	0xba, 0xf8, 0x03,			/* mov $0x3f8, %dx */
+	0xac,					/* lodsb */
+	0x84, 0xc0,				/* test %al, %al */
+	0x74, 0x01,				/* jz 0x1049 */
+	0xee,					/* out %al, (%dx) */
+	0xe2, 0xf8,				/* loop 0x1043 */
+	0xf4,					/* hlt */
+	'.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '\n',	/* the vendor */
+	'v', 'm', 'x', ' ', '0', ' ', 's', 'v', 'm', ' ', '0', '\n',
+};
+static const char * const compared_stats[] = {
+	"io_exits", "insn_emulation",
+};
+static void read_at(int fd, void *buf, size_t size, off_t offset, const char *what)
+{
+	ssize_t n = pread(fd, buf, size, offset);
+
+	if (n == -1)
+		err(1, "read %s", what);
+	if ((size_t)n != size)
+		errx(1, "read %s: %zd bytes, expected %zu", what, n, size);
+}
+
+/* The offset, in the data block, of the statistic called name. */
+static __u32 stat_offset(const char *descs, const struct kvm_stats_header *header,
+			 const char *name)
+{
+	size_t desc_size = sizeof(struct kvm_stats_desc) + header->name_size;
+	__u32 i;
+
+	for (i = 0; i < header->num_desc; i++) {
+		const struct kvm_stats_desc *desc = (const void *)(descs + i * desc_size);
+
+		if (!strcmp(desc->name, name))
+			return desc->offset;
+	}
+	errx(1, "KVM_GET_STATS_FD: no vCPU statistic named %s", name);
+}
+
+static void print_vcpu_stats(int vcpufd)
+{
+	struct kvm_stats_header header;
+	size_t descs_size, i;
+	char *descs;
+	int fd = ioctl(vcpufd, KVM_GET_STATS_FD, 0);
+
+	if (fd == -1)
+		err(1, "KVM_GET_STATS_FD");
+	read_at(fd, &header, sizeof(header), 0, "statistics header");
+	descs_size = (sizeof(struct kvm_stats_desc) + header.name_size) * header.num_desc;
+	descs = malloc(descs_size);
+	if (!descs)
+		err(1, "malloc");
+	read_at(fd, descs, descs_size, header.desc_offset, "statistics descriptors");
+	for (i = 0; i < ARRAY_SIZE(compared_stats); i++) {
+		__u64 value;
+
+		read_at(fd, &value, sizeof(value),
+			header.data_offset + stat_offset(descs, &header, compared_stats[i]),
+			compared_stats[i]);
+		printf("%-20s %llu\n", compared_stats[i], (unsigned long long)value);
+	}
+	free(descs);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc == 2 ? argv[1] : "";
+	struct machine m = { 0 };
+	struct kvm_cpuid2 *cpuid = NULL;
+
+	if (argc > 2 || (argc == 2 && strcmp(mode, "--hide") && strcmp(mode, "--none")))
+		errx(1, "usage: cpuid [--hide | --none]");
+	set_up_vm(&m.vm, guest_code, sizeof(guest_code));
+	if (strcmp(mode, "--none")) {
+		cpuid = get_supported_cpuid(m.vm.kvm);
+		if (!strcmp(mode, "--hide"))
+			hide_virtualization(cpuid);
+		set_cpuid(m.vm.vcpu, cpuid);
+		print_count("CPUID entries", cpuid->nent);
+	}
+	run_machine(&m);
+	print_count("exits to the VMM", m.exits);
+	print_vcpu_stats(m.vm.vcpu);
+	if (argc == 1)
+		change_cpuid_after_run(m.vm.vcpu, cpuid);
+	free(cpuid);
+	return 0;
+}
