@@ -496,6 +496,7 @@ struct vcpu {
 	bool running;		/* its thread is in its run loop */
 	bool stopped;		/* the VMM stopped it: KVM_RUN failed with EINTR */
 	unsigned long exits;	/* times KVM_RUN returned to its thread */
+	unsigned long eagains;	/* times KVM_RUN failed with EAGAIN */
 };
 
 /* Part III's machine, its vCPUs, and the lock they take to reach a device. */
@@ -584,6 +585,10 @@ static void *run_vcpu(void *arg)
 	own_run = v->run;
 	for (;;) {
 		if (ioctl(v->fd, KVM_RUN, 0) == -1) {
+			if (errno == EAGAIN) {
+				v->eagains++;
+				continue;
+			}
 			if (errno != EINTR)
 				err(1, "KVM_RUN on vCPU %d", v->id);
 			v->stopped = true;
@@ -733,6 +738,7 @@ static void print_vcpus(const struct smp_machine *sm)
 
 		printf("vCPU %d %s\n", v->id, v->stopped ? "stopped by the VMM" : "finished");
 		print_count("exits to the VMM", v->exits);
+		print_count("EAGAIN from KVM_RUN", v->eagains);
 		print_vcpu_stats(v->fd);
 	}
 }

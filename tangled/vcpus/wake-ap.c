@@ -496,6 +496,7 @@ struct vcpu {
 	bool running;		/* its thread is in its run loop */
 	bool stopped;		/* the VMM stopped it: KVM_RUN failed with EINTR */
 	unsigned long exits;	/* times KVM_RUN returned to its thread */
+	unsigned long eagains;	/* times KVM_RUN failed with EAGAIN */
 };
 
 /* Part III's machine, its vCPUs, and the lock they take to reach a device. */
@@ -584,6 +585,10 @@ static void *run_vcpu(void *arg)
 	own_run = v->run;
 	for (;;) {
 		if (ioctl(v->fd, KVM_RUN, 0) == -1) {
+			if (errno == EAGAIN) {
+				v->eagains++;
+				continue;
+			}
 			if (errno != EINTR)
 				err(1, "KVM_RUN on vCPU %d", v->id);
 			v->stopped = true;
@@ -733,6 +738,7 @@ static void print_vcpus(const struct smp_machine *sm)
 
 		printf("vCPU %d %s\n", v->id, v->stopped ? "stopped by the VMM" : "finished");
 		print_count("exits to the VMM", v->exits);
+		print_count("EAGAIN from KVM_RUN", v->eagains);
 		print_vcpu_stats(v->fd);
 	}
 }
@@ -879,15 +885,17 @@ static void step_write(void *state, __u64 offset, __u8 value)
 	struct vcpu *ap = &sm->vcpus[1];
 
 	(void)offset;
+	if (ap->started)	/* its KVM_RUN holds the vCPU: a read would wait */
+		return;
 	printf("step %u: ", value);
 	print_mp_state(ap);
-	if (value == 2 && !ap->started) {
+	if (value == 2) {
 		print_start(ap);
 		start_vcpu(ap);
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static struct smp_machine sm;
 	const struct device pio_devices[] = {
@@ -895,6 +903,8 @@ int main(void)
 		{ DONE_PORT, 1, &sm.m.done, done_read, done_write },
 	};
 
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--all-threads")))
+		errx(1, "usage: wake-ap [--all-threads]");
 	sm.m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
 	create_machine(&sm.m.vm, guest_code, sizeof(guest_code));
 	check_extension(sm.m.vm.kvm, KVM_CAP_MP_STATE, "KVM_CAP_MP_STATE");
@@ -905,6 +915,8 @@ int main(void)
 	print_mp_state(&sm.vcpus[0]);
 	print_mp_state(&sm.vcpus[1]);
 	install_kick();
+	if (argc == 2)
+		start_vcpu(&sm.vcpus[1]);
 	start_vcpu(&sm.vcpus[0]);
 	stop_vcpus_when_done(&sm);
 	print_vcpus(&sm);
