@@ -486,7 +486,7 @@ static void install_kick(void)
 struct smp_machine;
 
 /* A vCPU, and what its thread and the VMM know of it. */
-struct vcpu {
+struct vcpu_thread {
 	struct smp_machine *sm;
 	int id;
 	int fd;
@@ -502,7 +502,7 @@ struct vcpu {
 /* Part III's machine, its vCPUs, and the lock they take to reach a device. */
 struct smp_machine {
 	struct machine m;	/* memory, buses, done; m.vm holds vCPU 0 */
-	struct vcpu vcpus[NR_VCPUS];
+	struct vcpu_thread vcpus[NR_VCPUS];
 	pthread_mutex_t lock;	/* held while a vCPU's exit is handled */
 	pthread_cond_t changed;	/* signalled when a vCPU's run loop ends */
 };
@@ -543,11 +543,11 @@ static void add_vcpus(struct smp_machine *sm)
 	if (errno)
 		err(1, "pthread_cond_init");
 	add_vcpu(vm);
-	sm->vcpus[0] = (struct vcpu) { .sm = sm, .id = 0, .fd = vm->vcpu, .run = vm->run };
+	sm->vcpus[0] = (struct vcpu_thread) { .sm = sm, .id = 0, .fd = vm->vcpu, .run = vm->run };
 	for (i = 1; i < NR_VCPUS; i++) {
 		int fd = create_vcpu_with_id(vm->fd, i);
 
-		sm->vcpus[i] = (struct vcpu) {
+		sm->vcpus[i] = (struct vcpu_thread) {
 			.sm = sm, .id = i, .fd = fd, .run = map_run(vm->kvm, fd),
 		};
 	}
@@ -567,7 +567,7 @@ static void set_entry(int vcpufd, __u64 rip, __u64 rbx)
 }
 
 /* Handle the exit that ended this vCPU's KVM_RUN; true when the guest is done. */
-static bool handle_vcpu_exit(struct vcpu *v)
+static bool handle_vcpu_exit(struct vcpu_thread *v)
 {
 	bool done;
 
@@ -580,7 +580,7 @@ static bool handle_vcpu_exit(struct vcpu *v)
 
 static void *run_vcpu(void *arg)
 {
-	struct vcpu *v = arg;
+	struct vcpu_thread *v = arg;
 
 	own_run = v->run;
 	for (;;) {
@@ -606,7 +606,7 @@ static void *run_vcpu(void *arg)
 	return NULL;
 }
 
-static void start_vcpu(struct vcpu *v)
+static void start_vcpu(struct vcpu_thread *v)
 {
 	v->started = true;
 	v->running = true;
@@ -629,7 +629,7 @@ static const char *mp_state_name(unsigned int state)
 	return lookup_name(names, ARRAY_SIZE(names), state);
 }
 
-static void print_mp_state(const struct vcpu *v)
+static void print_mp_state(const struct vcpu_thread *v)
 {
 	struct kvm_mp_state mp;
 
@@ -734,7 +734,7 @@ static void print_vcpus(const struct smp_machine *sm)
 	int i;
 
 	for (i = 0; i < NR_VCPUS; i++) {
-		const struct vcpu *v = &sm->vcpus[i];
+		const struct vcpu_thread *v = &sm->vcpus[i];
 
 		printf("vCPU %d %s\n", v->id, v->stopped ? "stopped by the VMM" : "finished");
 		print_count("exits to the VMM", v->exits);
