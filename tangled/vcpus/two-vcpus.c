@@ -802,7 +802,7 @@ int main(void)
 {
 	static struct smp_machine sm;
 	const struct device pio_devices[] = {
-		{ DONE_PORT, 1, &sm.m.done, done_read, done_write },
+		{ DONE_PORT, 1, &sm.m.done, done_read, done_write, "done" },
 	};
 	int i;
 

@@ -912,7 +912,7 @@ int main(int argc, char **argv)
 	static struct smp_machine sm;
 	const struct device pio_devices[] = {
 		{ STEP_PORT, 1, &sm, step_read, step_write },
-		{ DONE_PORT, 1, &sm.m.done, done_read, done_write },
+		{ DONE_PORT, 1, &sm.m.done, done_read, done_write, "done" },
 	};
 
 	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--all-threads")))
