@@ -911,7 +911,7 @@ int main(int argc, char **argv)
 {
 	static struct smp_machine sm;
 	const struct device pio_devices[] = {
-		{ STEP_PORT, 1, &sm, step_read, step_write },
+		{ STEP_PORT, 1, &sm, step_read, step_write, "step" },
 		{ DONE_PORT, 1, &sm.m.done, done_read, done_write, "done" },
 	};
 
