@@ -19,7 +19,7 @@ tangle:				## Write tangled/ and patches/ from the book
 	@tools/need tangle
 	@tools/tangle
 
-weave:				## Render the book to build/book/kvmbook.{html,pdf}
+weave:				## Render the book, its student edition and guide to build/book/
 	@tools/weave $(BUILD)/book
 
 programs:			## Compile the book's programs (they run only in the guest)
@@ -65,9 +65,10 @@ check-guests:			## Each guest's bytes are what GNU as makes of its source
 
 check-programs: programs	## The programs compile warning-free and pass cppcheck
 
-check-book: weave		## The HTML's links resolve in Chromium; the PDF keeps indentation
+check-book: weave		## The HTML in Chromium, the PDFs' text, the EPUB by EPUBCheck
 	@$(REUSE) check-browser tools/check-browser $(BUILD)/book
 	@$(REUSE) check-pdf tools/check-pdf $(BUILD)/book
+	@$(REUSE) check-epub tools/check-epub $(BUILD)/book
 
 check-patches:			## The series applies, equals git format-patch, passes checkpatch
 	@$(REUSE) $@ tools/check-patches

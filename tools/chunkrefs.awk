@@ -1,12 +1,21 @@
 # chunkrefs.awk: put the links to chunk definitions into highlighted code.
-# Run as `awk -f chunkrefs.awk -v format=html|latex REFS PANDOC-OUTPUT`.
-# nw2md.awk wrote each chunk use as a marker token that pandoc's highlighter
-# leaves whole; REFS maps the marker to the chunk's anchor, number and name.
+# Run as `awk -f chunkrefs.awk -v format=html|latex [-v dropped=FILE] REFS
+# PANDOC-OUTPUT`.  nw2md.awk wrote each chunk use as a marker token that
+# pandoc's highlighter leaves whole; REFS maps the marker to the chunk's anchor,
+# number and name.  A chunk whose anchor FILE lists (the student edition's
+# solutions) is shown unlinked.
 
-BEGIN { FS = "\t" }
+BEGIN {
+	FS = "\t"
+	if (dropped != "") {
+		while ((getline line < dropped) > 0)
+			gone[line] = 1
+		close(dropped)
+	}
+}
 
 FILENAME == ARGV[1] {
-	target[$1] = $2
+	target[$1] = ($2 in gone) ? "" : $2
 	num[$1] = $3
 	name[$1] = $4
 	next

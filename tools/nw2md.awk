@@ -314,39 +314,53 @@ function sort_keys(keys, n,    i, j, t) {
 	}
 }
 
-function print_index(title, list, what,    n, keys, key, i, name) {
+# An index is set as a book's index is: entries in columns, each a paragraph
+# with a hanging indent, no bullets (the kvmindex environment of weave.yaml and
+# the .index rules of kvmbook.css).
+function begin_index(title, id, cols) {
+	printf "\n## %s {.unnumbered%s}\n\n::: {.index .cols%d}\n", title, id, cols
+	printf "```{=latex}\n\\begin{kvmindex}{%d}\n```\n\n", cols
+}
+
+function end_index() {
+	printf "```{=latex}\n\\end{kvmindex}\n```\n:::\n"
+}
+
+function print_index(title, list, what, cols,    n, keys, key, i, name) {
 	n = 0
 	for (key in list)
 		if (index(key, SUBSEP) == 0)
 			keys[++n] = key
 	sort_keys(keys, n)
-	printf "\n## %s {.unnumbered}\n\n", title
+	begin_index(title, "", cols)
 	if (n == 0)
-		printf "(none yet)\n"
+		printf "(none yet)\n\n"
 	for (i = 1; i <= n; i++) {
 		name = keys[i]
 		sub(/ .*/, "", name)
-		printf "- `%s`%s: ", name, substr(keys[i], length(name) + 1)
+		printf "`%s`%s: ", name, substr(keys[i], length(name) + 1)
 		if (what == "defined")
-			printf "%s%s\n", links(iddefs[keys[i]], word(iddefs[keys[i]], 1)),
+			printf "%s%s\n\n", links(iddefs[keys[i]], word(iddefs[keys[i]], 1)),
 				iduses[keys[i]] != "" ? ", " links(iduses[keys[i]]) : ""
 		else
-			printf "%s\n", links(list[keys[i]])
+			printf "%s\n\n", links(list[keys[i]])
 	}
+	end_index()
 }
 
 END {
-	printf "\n# Index {.unnumbered #index}\n\n"
-	printf "## Chunks {.unnumbered #index-of-chunks}\n\n"
+	printf "\n# Index {.unnumbered #index}\n"
 	n = 0
 	for (name in first)
 		keys[++n] = name
 	sort_keys(keys, n)
+	begin_index("Chunks", " #index-of-chunks", 2)
 	for (i = 1; i <= n; i++) {
 		name = keys[i]
-		printf "- ⟨%s⟩: %s", md(name), links(defs[name])
-		printf "%s\n", uses[name] != "" ? "; used in " links(uses[name]) : ""
+		printf "⟨%s⟩: %s", md(name), links(defs[name])
+		printf "%s\n\n", uses[name] != "" ? "; used in " links(uses[name]) : ""
 	}
-	print_index("Identifiers the programs define", iddefs, "defined")
-	print_index("KVM API names used in the code", kvmuses, "kvm")
+	end_index()
+	print_index("Identifiers the programs define", iddefs, "defined", 3)
+	print_index("KVM API names used in the code", kvmuses, "kvm", 2)
 }

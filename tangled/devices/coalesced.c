@@ -421,17 +421,21 @@ struct machine {
 	bool done;		/* set by a device when the guest has finished */
 };
 
-/* Handle the exit that ended KVM_RUN; true when the guest is done. */
-static bool handle_exit(struct machine *m)
+/* Give the exit in run to its bus, or to Part I's handlers; true when the guest is done. */
+static bool dispatch_exit(struct machine *m, struct kvm_run *run)
 {
-	struct kvm_run *run = m->vm.run;
-
-	m->exits++;
 	if (run->exit_reason == KVM_EXIT_MMIO && bus_mmio(&m->mmio, run))
 		return m->done;
 	if (run->exit_reason == KVM_EXIT_IO && bus_pio(&m->pio, run))
 		return m->done;
 	return respond_to_exit(run);
+}
+
+/* Handle the exit that ended KVM_RUN; true when the guest is done. */
+static bool handle_exit(struct machine *m)
+{
+	m->exits++;
+	return dispatch_exit(m, m->vm.run);
 }
 
 static void run_machine(struct machine *m)
