@@ -588,6 +588,15 @@ static void create_empty_vm(struct vm *vm)
 	vm->run = map_run(vm->kvm, vm->vcpu);
 }
 
+static void print_dirty_ring_size(int vmfd)
+{
+	int bytes = ioctl(vmfd, KVM_CHECK_EXTENSION, KVM_CAP_DIRTY_LOG_RING);
+
+	if (bytes == -1)
+		err(1, "KVM_CHECK_EXTENSION KVM_CAP_DIRTY_LOG_RING");
+	printf("dirty rings: up to %zu entries a vCPU\n", bytes / sizeof(struct kvm_dirty_gfn));
+}
+
 /* Read each slot's log (or mark every page, if all); return how many pages are marked. */
 static unsigned int read_dirty_logs(int vmfd, struct slot *slots, size_t count, bool all)
 {
@@ -658,6 +667,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	set_up_vm(&src, guest_code, sizeof(guest_code));
+	print_dirty_ring_size(src.fd);
 	create_empty_vm(&dst);
 	slots[0].src = src.mem;
 	slots[0].dst = dst.mem;
