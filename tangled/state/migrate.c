@@ -1,0 +1,701 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <linux/kvm.h>
+#define GUEST_ADDR	0x1000	/* guest-physical address of the code */
+#define SERIAL_PORT	0x3f8	/* COM1, the PC's first serial port */
+#define GUEST_MEM_SIZE	0x1000	/* one page */
+#define RUN_TIMEOUT	3	/* seconds the guest gets to halt */
+static int open_kvm(void)
+{
+	int kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (kvm == -1)
+		err(1, "/dev/kvm");
+	return kvm;
+}
+
+static void check_api_version(int kvm)
+{
+	int version = ioctl(kvm, KVM_GET_API_VERSION, 0);
+
+	if (version == -1)
+		err(1, "KVM_GET_API_VERSION");
+	if (version != KVM_API_VERSION)
+		errx(1, "KVM_GET_API_VERSION %d, expected %d", version, KVM_API_VERSION);
+}
+
+static void check_extension(int kvm, int cap, const char *name)
+{
+	int ret = ioctl(kvm, KVM_CHECK_EXTENSION, cap);
+
+	if (ret == -1)
+		err(1, "KVM_CHECK_EXTENSION %s", name);
+	if (!ret)
+		errx(1, "KVM lacks %s", name);
+}
+
+static int create_vm(int kvm)
+{
+	int fd = ioctl(kvm, KVM_CREATE_VM, 0UL);
+
+	if (fd == -1)
+		err(1, "KVM_CREATE_VM");
+	return fd;
+}
+
+static void *add_guest_memory(int vmfd)
+{
+	struct kvm_userspace_memory_region region;
+	void *mem = mmap(NULL, GUEST_MEM_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		err(1, "mmap guest memory");
+	region = (struct kvm_userspace_memory_region) {
+		.slot = 0,
+		.guest_phys_addr = GUEST_ADDR,
+		.memory_size = GUEST_MEM_SIZE,
+		.userspace_addr = (unsigned long)mem,
+	};
+	if (ioctl(vmfd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
+		err(1, "KVM_SET_USER_MEMORY_REGION");
+	return mem;
+}
+
+static void load_code(void *mem, const __u8 *code, size_t size)
+{
+	if (size > GUEST_MEM_SIZE)
+		errx(1, "%zu bytes of guest code do not fit in %d", size, GUEST_MEM_SIZE);
+	memcpy(mem, code, size);
+}
+
+static int create_vcpu(int vmfd)
+{
+	int fd = ioctl(vmfd, KVM_CREATE_VCPU, 0UL);
+
+	if (fd == -1)
+		err(1, "KVM_CREATE_VCPU");
+	return fd;
+}
+
+static struct kvm_run *map_run(int kvm, int vcpufd)
+{
+	int size = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
+	struct kvm_run *run;
+
+	if (size == -1)
+		err(1, "KVM_GET_VCPU_MMAP_SIZE");
+	if ((size_t)size < sizeof(*run))
+		errx(1, "KVM_GET_VCPU_MMAP_SIZE %d, smaller than struct kvm_run", size);
+	run = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, vcpufd, 0);
+	if (run == MAP_FAILED)
+		err(1, "mmap struct kvm_run");
+	return run;
+}
+
+static void set_special_registers(int vcpufd)
+{
+	struct kvm_sregs sregs;
+
+	if (ioctl(vcpufd, KVM_GET_SREGS, &sregs) == -1)
+		err(1, "KVM_GET_SREGS");
+	sregs.cs.base = 0;
+	sregs.cs.selector = 0;
+	if (ioctl(vcpufd, KVM_SET_SREGS, &sregs) == -1)
+		err(1, "KVM_SET_SREGS");
+}
+
+static void set_registers(int vcpufd)
+{
+	struct kvm_regs regs = {
+		.rip = GUEST_ADDR,
+		.rax = 2,
+		.rbx = 2,
+		.rflags = 0x2,	/* bit 1 is reserved and always 1 */
+	};
+
+	if (ioctl(vcpufd, KVM_SET_REGS, &regs) == -1)
+		err(1, "KVM_SET_REGS");
+}
+
+/* What a VMM keeps for a VM with one vCPU. */
+struct vm {
+	int kvm;		/* /dev/kvm: system ioctls */
+	int fd;			/* the VM: its memory and its vCPUs */
+	int vcpu;		/* the vCPU: its registers, KVM_RUN */
+	void *mem;		/* the guest's memory, as this process sees it */
+	struct kvm_run *run;	/* shared with the kernel: why KVM_RUN returned */
+};
+
+/* The VM, its memory and the guest's code in it: everything but the vCPU. */
+static void create_machine(struct vm *vm, const __u8 *code, size_t size)
+{
+	vm->kvm = open_kvm();
+	check_api_version(vm->kvm);
+	check_extension(vm->kvm, KVM_CAP_USER_MEMORY, "KVM_CAP_USER_MEMORY");
+	check_extension(vm->kvm, KVM_CAP_IMMEDIATE_EXIT, "KVM_CAP_IMMEDIATE_EXIT");
+	vm->fd = create_vm(vm->kvm);
+	vm->mem = add_guest_memory(vm->fd);
+	load_code(vm->mem, code, size);
+}
+
+/* The vCPU, with its run structure mapped and its registers set. */
+static void add_vcpu(struct vm *vm)
+{
+	vm->vcpu = create_vcpu(vm->fd);
+	vm->run = map_run(vm->kvm, vm->vcpu);
+	set_special_registers(vm->vcpu);
+	set_registers(vm->vcpu);
+}
+
+static void set_up_vm(struct vm *vm, const __u8 *code, size_t size)
+{
+	create_machine(vm, code, size);
+	add_vcpu(vm);
+}
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Put each name at its own number; numbers nobody defined stay NULL. */
+#define NAME(value) \
+	[value] = #value
+
+static const char *lookup_name(const char * const *names, size_t count, unsigned int value)
+{
+	if (value < count && names[value])
+		return names[value];
+	return "unknown";
+}
+
+static const char *exit_reason_name(unsigned int reason)
+{
+	static const char * const names[] = {
+		NAME(KVM_EXIT_UNKNOWN), NAME(KVM_EXIT_EXCEPTION), NAME(KVM_EXIT_IO),
+		NAME(KVM_EXIT_HYPERCALL), NAME(KVM_EXIT_DEBUG), NAME(KVM_EXIT_HLT),
+		NAME(KVM_EXIT_MMIO), NAME(KVM_EXIT_IRQ_WINDOW_OPEN), NAME(KVM_EXIT_SHUTDOWN),
+		NAME(KVM_EXIT_FAIL_ENTRY), NAME(KVM_EXIT_INTR), NAME(KVM_EXIT_SET_TPR),
+		NAME(KVM_EXIT_TPR_ACCESS), NAME(KVM_EXIT_S390_SIEIC), NAME(KVM_EXIT_S390_RESET),
+		NAME(KVM_EXIT_DCR), NAME(KVM_EXIT_NMI), NAME(KVM_EXIT_INTERNAL_ERROR),
+		NAME(KVM_EXIT_OSI), NAME(KVM_EXIT_PAPR_HCALL), NAME(KVM_EXIT_S390_UCONTROL),
+		NAME(KVM_EXIT_WATCHDOG), NAME(KVM_EXIT_S390_TSCH), NAME(KVM_EXIT_EPR),
+		NAME(KVM_EXIT_SYSTEM_EVENT), NAME(KVM_EXIT_S390_STSI), NAME(KVM_EXIT_IOAPIC_EOI),
+		NAME(KVM_EXIT_HYPERV), NAME(KVM_EXIT_ARM_NISV), NAME(KVM_EXIT_X86_RDMSR),
+		NAME(KVM_EXIT_X86_WRMSR), NAME(KVM_EXIT_DIRTY_RING_FULL),
+		NAME(KVM_EXIT_AP_RESET_HOLD), NAME(KVM_EXIT_X86_BUS_LOCK), NAME(KVM_EXIT_XEN),
+		NAME(KVM_EXIT_RISCV_SBI), NAME(KVM_EXIT_RISCV_CSR), NAME(KVM_EXIT_NOTIFY),
+	};
+
+	return lookup_name(names, ARRAY_SIZE(names), reason);
+}
+
+/* Write out what stdout holds, so that it keeps its order with stderr. */
+static void flush_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(1, "stdout");
+}
+
+static void handle_io(const struct kvm_run *run)
+{
+	const char *data = (const char *)run + run->io.data_offset;
+
+	if (run->io.direction != KVM_EXIT_IO_OUT || run->io.size != 1 ||
+	    run->io.port != SERIAL_PORT || run->io.count != 1)
+		errx(1, "KVM_EXIT_IO: unhandled %s of %u x %u bytes at port 0x%x",
+		     run->io.direction == KVM_EXIT_IO_OUT ? "out" : "in",
+		     run->io.count, run->io.size, run->io.port);
+	putchar(*data);
+	flush_stdout();
+}
+
+static void report_fail_entry(const struct kvm_run *run)
+{
+	errx(1, "KVM_EXIT_FAIL_ENTRY: hardware_entry_failure_reason 0x%llx on cpu %u",
+	     (unsigned long long)run->fail_entry.hardware_entry_failure_reason,
+	     run->fail_entry.cpu);
+}
+
+static const char *suberror_name(unsigned int suberror)
+{
+	static const char * const names[] = {
+		NAME(KVM_INTERNAL_ERROR_EMULATION), NAME(KVM_INTERNAL_ERROR_SIMUL_EX),
+		NAME(KVM_INTERNAL_ERROR_DELIVERY_EV),
+		NAME(KVM_INTERNAL_ERROR_UNEXPECTED_EXIT_REASON),
+	};
+
+	return lookup_name(names, ARRAY_SIZE(names), suberror);
+}
+
+static void report_internal_error(const struct kvm_run *run)
+{
+	char words[ARRAY_SIZE(run->internal.data) * sizeof(" 0x0123456789abcdef")] = "";
+	unsigned int i, len = 0;
+
+	for (i = 0; i < run->internal.ndata && i < ARRAY_SIZE(run->internal.data); i++)
+		len += snprintf(words + len, sizeof(words) - len, " 0x%llx",
+				(unsigned long long)run->internal.data[i]);
+	errx(1, "KVM_EXIT_INTERNAL_ERROR: suberror %s (%u), ndata %u:%s",
+	     suberror_name(run->internal.suberror), run->internal.suberror,
+	     run->internal.ndata, words);
+}
+
+static void report_mmio(const struct kvm_run *run)
+{
+	char data[sizeof(run->mmio.data) * sizeof(" 00")] = "";
+	unsigned int i;
+
+	for (i = 0; run->mmio.is_write && i < run->mmio.len && i < sizeof(run->mmio.data); i++)
+		snprintf(data + 3 * i, sizeof(data) - 3 * i, " %02x", run->mmio.data[i]);
+	errx(1, "KVM_EXIT_MMIO: unhandled %s at 0x%llx, len %u%s%s",
+	     run->mmio.is_write ? "write" : "read",
+	     (unsigned long long)run->mmio.phys_addr, run->mmio.len,
+	     run->mmio.is_write ? ", data" : "", data);
+}
+
+/* A signal handler reaches only globals: the run structure the timer stops. */
+static struct kvm_run *timed_run;
+
+static void stop_guest(int signal)
+{
+	(void)signal;
+	timed_run->immediate_exit = 1;
+}
+
+static void start_timer(struct kvm_run *run)
+{
+	struct sigaction action = { .sa_handler = stop_guest };	/* no SA_RESTART */
+	struct itimerval timer = { .it_value.tv_sec = RUN_TIMEOUT };
+
+	timed_run = run;
+	if (sigaction(SIGALRM, &action, NULL) == -1)
+		err(1, "sigaction SIGALRM");
+	if (setitimer(ITIMER_REAL, &timer, NULL) == -1)
+		err(1, "setitimer");
+}
+
+/* Disarm the timer, so that a program going on after the run is not interrupted. */
+static void stop_timer(void)
+{
+	struct itimerval off = { 0 };
+
+	if (setitimer(ITIMER_REAL, &off, NULL) == -1)
+		err(1, "setitimer");
+}
+
+static void enter_guest(const struct vm *vm)
+{
+	if (ioctl(vm->vcpu, KVM_RUN, 0) == -1) {
+		if (errno == EINTR)
+			errx(1, "guest did not halt within %d s", RUN_TIMEOUT);
+		err(1, "KVM_RUN");
+	}
+}
+
+/* Handle the exit that ended KVM_RUN; true when the guest halted. */
+static bool respond_to_exit(const struct kvm_run *run)
+{
+	switch (run->exit_reason) {
+	case KVM_EXIT_HLT:
+		stop_timer();
+		puts("KVM_EXIT_HLT");
+		flush_stdout();
+		return true;
+	case KVM_EXIT_IO:
+		handle_io(run);
+		break;
+	case KVM_EXIT_FAIL_ENTRY:
+		report_fail_entry(run);
+		break;
+	case KVM_EXIT_INTERNAL_ERROR:
+		report_internal_error(run);
+		break;
+	case KVM_EXIT_MMIO:
+		report_mmio(run);
+		break;
+	default:
+		errx(1, "unexpected exit %s (%u)",
+		     exit_reason_name(run->exit_reason), run->exit_reason);
+	}
+	return false;
+}
+
+static void run_until_halt(const struct vm *vm)
+{
+	start_timer(vm->run);
+	for (;;) {
+		enter_guest(vm);
+		if (respond_to_exit(vm->run))
+			return;
+	}
+}
+
+/* This program runs its own loop around enter_guest and respond_to_exit. */
+static void run_until_halt(const struct vm *vm) __attribute__((unused));
+/* migrate: move a guest that keeps writing to a second VM, in rounds of dirty pages. */
+#include <stdlib.h>
+static const __u8 guest_code[] = {
+	0xbb, 0x00, 0x20,		/* mov $0x2000, %bx */
+	0xfe, 0x07,			/* incb (%bx) */
+	0x80, 0xc7, 0x10,		/* add $0x10, %bh */
+	0x80, 0xff, 0xa0,		/* cmp $0xa0, %bh */
+	0x75, 0xf6,			/* jne 0x1003 */
+	0xe6, 0x80,			/* out %al, $0x80 */
+	0xb9, 0x03, 0x00,		/* mov $3, %cx */
+	0xfe, 0x06, 0x00, 0x20,		/* incb 0x2000 */
+	0xfe, 0x06, 0x00, 0x30,		/* incb 0x3000 */
+	0xe6, 0x80,			/* out %al, $0x80 */
+	0xe2, 0xf4,			/* loop 0x1012 */
+	0x30, 0xc0,			/* xor %al, %al */
+	0xbb, 0x00, 0x20,		/* mov $0x2000, %bx */
+	0x02, 0x07,			/* add (%bx), %al */
+	0x80, 0xc7, 0x10,		/* add $0x10, %bh */
+	0x80, 0xff, 0xa0,		/* cmp $0xa0, %bh */
+	0x75, 0xf6,			/* jne 0x1023 */
+	0xd4, 0x0a,			/* aam */
+	0x05, '0', '0',			/* add $0x3030, %ax */
+	0xba, 0xf8, 0x03,		/* mov $0x3f8, %dx */
+	0x86, 0xe0,			/* xchg %ah, %al */
+	0xee,				/* out %al, (%dx) */
+	0x88, 0xe0,			/* mov %ah, %al */
+	0xee,				/* out %al, (%dx) */
+	0xb0, '\n',			/* mov $'\n', %al */
+	0xee,				/* out %al, (%dx) */
+	0xf4,				/* hlt */
+};
+#define PAGE_SIZE	0x1000
+#define DATA_ADDR	0x2000	/* guest-physical: the data pages */
+#define DATA_PAGES	8
+#define TICK_PORT	0x80	/* the guest's "a pass is done" */
+/* Run the guest until it ticks (true) or halts (false). */
+static bool run_to_tick(const struct vm *vm)
+{
+	const struct kvm_run *run = vm->run;
+	bool ticked = false;
+
+	start_timer(vm->run);
+	for (;;) {
+		enter_guest(vm);
+		if (run->exit_reason == KVM_EXIT_IO && run->io.port == TICK_PORT &&
+		    run->io.direction == KVM_EXIT_IO_OUT) {
+			ticked = true;
+			break;
+		}
+		if (respond_to_exit(run))
+			break;
+	}
+	stop_timer();
+	return ticked;
+}
+
+/* Let KVM complete the instruction behind the last exit, and run nothing more. */
+static void complete_exit(struct vm *vm)
+{
+	vm->run->immediate_exit = 1;
+	if (ioctl(vm->vcpu, KVM_RUN, 0) == 0 || errno != EINTR)
+		err(1, "KVM_RUN with immediate_exit");
+	vm->run->immediate_exit = 0;
+}
+
+/* Everything that makes up a VM with one vCPU and no in-kernel chips. */
+struct snapshot {
+	struct kvm_regs regs;
+	struct kvm_sregs sregs;
+	struct kvm_fpu fpu;
+	struct kvm_msrs *msrs;		/* with msrs->nmsrs entries after it */
+	struct kvm_vcpu_events events;
+	struct kvm_mp_state mp_state;
+	__u8 mem[GUEST_MEM_SIZE];
+};
+
+/* MSRs every 64-bit x86 vCPU has, whatever its CPUID says. */
+static const __u32 saved_msrs[] = {
+	0x10,		/* IA32_TIME_STAMP_COUNTER */
+	0x174,		/* IA32_SYSENTER_CS */
+	0x175,		/* IA32_SYSENTER_ESP */
+	0x176,		/* IA32_SYSENTER_EIP */
+	0x277,		/* IA32_PAT */
+	0xc0000081,	/* STAR */
+	0xc0000082,	/* LSTAR */
+	0xc0000083,	/* CSTAR */
+	0xc0000084,	/* SFMASK */
+	0xc0000102,	/* KERNEL_GS_BASE */
+};
+static void vcpu_ioctl(int vcpufd, unsigned long request, void *arg, const char *name)
+{
+	if (ioctl(vcpufd, request, arg) == -1)
+		err(1, "%s", name);
+}
+
+static void save_regs(const struct vm *vm, struct snapshot *s)
+{
+	vcpu_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
+}
+
+static void restore_regs(const struct vm *vm, struct snapshot *s)
+{
+	vcpu_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
+}
+
+static void save_sregs(const struct vm *vm, struct snapshot *s)
+{
+	vcpu_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
+}
+
+static void restore_sregs(const struct vm *vm, struct snapshot *s)
+{
+	vcpu_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
+}
+
+static void save_fpu(const struct vm *vm, struct snapshot *s)
+{
+	vcpu_ioctl(vm->vcpu, KVM_GET_FPU, &s->fpu, "KVM_GET_FPU");
+}
+
+static void restore_fpu(const struct vm *vm, struct snapshot *s)
+{
+	vcpu_ioctl(vm->vcpu, KVM_SET_FPU, &s->fpu, "KVM_SET_FPU");
+}
+
+static void save_events(const struct vm *vm, struct snapshot *s)
+{
+	vcpu_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
+}
+
+static void restore_events(const struct vm *vm, struct snapshot *s)
+{
+	vcpu_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
+}
+
+static void save_mp_state(const struct vm *vm, struct snapshot *s)
+{
+	vcpu_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
+}
+
+static void restore_mp_state(const struct vm *vm, struct snapshot *s)
+{
+	vcpu_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
+}
+
+static void save_memory(const struct vm *vm, struct snapshot *s)
+{
+	memcpy(s->mem, vm->mem, sizeof(s->mem));
+}
+
+static void restore_memory(const struct vm *vm, struct snapshot *s)
+{
+	memcpy(vm->mem, s->mem, sizeof(s->mem));
+}
+
+static void move_msrs(int vcpufd, unsigned long request, struct kvm_msrs *msrs,
+		      const char *name)
+{
+	int n = ioctl(vcpufd, request, msrs);
+
+	if (n == -1)
+		err(1, "%s", name);
+	if ((__u32)n != msrs->nmsrs)
+		errx(1, "%s: MSR 0x%x not moved", name, msrs->entries[n].index);
+}
+
+static void save_msrs(const struct vm *vm, struct snapshot *s)
+{
+	size_t i;
+
+	s->msrs = calloc(1, sizeof(*s->msrs) +
+			 ARRAY_SIZE(saved_msrs) * sizeof(s->msrs->entries[0]));
+	if (!s->msrs)
+		err(1, "calloc");
+	s->msrs->nmsrs = ARRAY_SIZE(saved_msrs);
+	for (i = 0; i < ARRAY_SIZE(saved_msrs); i++)
+		s->msrs->entries[i].index = saved_msrs[i];
+	move_msrs(vm->vcpu, KVM_GET_MSRS, s->msrs, "KVM_GET_MSRS");
+}
+
+static void restore_msrs(const struct vm *vm, struct snapshot *s)
+{
+	move_msrs(vm->vcpu, KVM_SET_MSRS, s->msrs, "KVM_SET_MSRS");
+}
+
+/* One piece of a VM's state: how to save it and how to put it back. */
+struct piece {
+	const char *name;
+	void (*save)(const struct vm *vm, struct snapshot *s);
+	void (*restore)(const struct vm *vm, struct snapshot *s);
+};
+
+static const struct piece pieces[] = {
+	{ "memory", save_memory, restore_memory },
+	{ "regs", save_regs, restore_regs },
+	{ "fpu", save_fpu, restore_fpu },
+	{ "sregs", save_sregs, restore_sregs },
+	{ "msrs", save_msrs, restore_msrs },
+	{ "events", save_events, restore_events },
+	{ "mp_state", save_mp_state, restore_mp_state },
+};
+
+/* A memory slot as both VMs have it: the same guest-physical range, two copies. */
+struct slot {
+	__u32 id;
+	__u64 addr;		/* guest-physical */
+	__u32 pages;
+	__u8 *src;		/* in the VM the guest leaves */
+	__u8 *dst;		/* in the VM it arrives in */
+	__u64 dirty;		/* the pages its log marked last */
+};
+
+static void set_slot(int vmfd, const struct slot *slot, void *mem, __u32 flags)
+{
+	struct kvm_userspace_memory_region region = {
+		.slot = slot->id,
+		.flags = flags,
+		.guest_phys_addr = slot->addr,
+		.memory_size = (__u64)slot->pages * PAGE_SIZE,
+		.userspace_addr = (unsigned long)mem,
+	};
+
+	if (ioctl(vmfd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
+		err(1, "KVM_SET_USER_MEMORY_REGION slot %u", slot->id);
+}
+
+/* Memory for the data slot of one VM, zeroed, and the slot made. */
+static __u8 *add_data_slot(int vmfd, const struct slot *slot)
+{
+	__u8 *mem = mmap(NULL, (size_t)slot->pages * PAGE_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		err(1, "mmap data pages");
+	set_slot(vmfd, slot, mem, 0);
+	return mem;
+}
+
+static void create_empty_vm(struct vm *vm)
+{
+	vm->kvm = open_kvm();
+	vm->fd = create_vm(vm->kvm);
+	vm->mem = add_guest_memory(vm->fd);	/* zeros */
+	vm->vcpu = create_vcpu(vm->fd);		/* as after a reset */
+	vm->run = map_run(vm->kvm, vm->vcpu);
+}
+
+static void print_dirty_ring_size(int vmfd)
+{
+	int bytes = ioctl(vmfd, KVM_CHECK_EXTENSION, KVM_CAP_DIRTY_LOG_RING);
+
+	if (bytes == -1)
+		err(1, "KVM_CHECK_EXTENSION KVM_CAP_DIRTY_LOG_RING");
+	printf("dirty rings: up to %zu entries a vCPU\n", bytes / sizeof(struct kvm_dirty_gfn));
+}
+
+/* Read each slot's log (or mark every page, if all); return how many pages are marked. */
+static unsigned int read_dirty_logs(int vmfd, struct slot *slots, size_t count, bool all)
+{
+	unsigned int marked = 0;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		struct kvm_dirty_log log = { .slot = slots[i].id, .dirty_bitmap = &slots[i].dirty };
+
+		if (slots[i].pages > 64)
+			errx(1, "slot %u: too many pages for one word of bitmap", slots[i].id);
+		if (ioctl(vmfd, KVM_GET_DIRTY_LOG, &log) == -1)
+			err(1, "KVM_GET_DIRTY_LOG slot %u", slots[i].id);
+		if (all)
+			slots[i].dirty = slots[i].pages == 64 ? ~0ULL : (1ULL << slots[i].pages) - 1;
+		marked += __builtin_popcountll(slots[i].dirty);
+	}
+	return marked;
+}
+
+/* Copy the pages that the last read of the logs marked, to the other VM. */
+static void copy_marked_pages(const struct slot *slots, size_t count)
+{
+	size_t i, page;
+
+	for (i = 0; i < count; i++)
+		for (page = 0; page < slots[i].pages; page++)
+			if (slots[i].dirty >> page & 1)
+				memcpy(slots[i].dst + page * PAGE_SIZE,
+				       slots[i].src + page * PAGE_SIZE, PAGE_SIZE);
+}
+
+static void move_vcpu(const struct vm *from, const struct vm *to)
+{
+	static struct snapshot snapshot;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pieces); i++) {
+		if (!strcmp(pieces[i].name, "memory"))
+			continue;
+		pieces[i].save(from, &snapshot);
+		pieces[i].restore(to, &snapshot);
+	}
+}
+
+static unsigned int count_differing_pages(const struct slot *slots, size_t count)
+{
+	unsigned int differ = 0;
+	size_t i;
+	__u32 page;
+
+	for (i = 0; i < count; i++)
+		for (page = 0; page < slots[i].pages; page++)
+			differ += memcmp(slots[i].src + (size_t)page * PAGE_SIZE,
+					 slots[i].dst + (size_t)page * PAGE_SIZE, PAGE_SIZE) != 0;
+	return differ;
+}
+
+int main(int argc, char **argv)
+{
+	bool skip_last = argc > 1 && !strcmp(argv[1], "skip-last");
+	struct slot slots[] = {
+		{ .id = 0, .addr = GUEST_ADDR, .pages = GUEST_MEM_SIZE / PAGE_SIZE },
+		{ .id = 1, .addr = DATA_ADDR, .pages = DATA_PAGES },
+	};
+	unsigned int round, dirty, before = 0;
+	struct vm src, dst;
+	size_t i;
+
+	set_up_vm(&src, guest_code, sizeof(guest_code));
+	print_dirty_ring_size(src.fd);
+	create_empty_vm(&dst);
+	slots[0].src = src.mem;
+	slots[0].dst = dst.mem;
+	slots[1].src = add_data_slot(src.fd, &slots[1]);
+	slots[1].dst = add_data_slot(dst.fd, &slots[1]);
+	for (i = 0; i < ARRAY_SIZE(slots); i++)
+		set_slot(src.fd, &slots[i], slots[i].src, KVM_MEM_LOG_DIRTY_PAGES);
+	for (round = 1;; round++) {
+		if (!run_to_tick(&src))
+			errx(1, "the guest finished before it could move");
+		complete_exit(&src);
+		dirty = read_dirty_logs(src.fd, slots, ARRAY_SIZE(slots), round == 1);
+		if (round > 1 && dirty >= before)
+			break;
+		copy_marked_pages(slots, ARRAY_SIZE(slots));
+		printf("round %u: %u pages copied, the guest running\n", round, dirty);
+		before = dirty;
+	}
+	if (!skip_last)
+		copy_marked_pages(slots, ARRAY_SIZE(slots));
+	printf("round %u: %u pages %s, the guest stopped; then its vCPU\n", round, dirty,
+	       skip_last ? "left behind" : "copied");
+	move_vcpu(&src, &dst);
+	printf("pages that differ between the VMs: %u\n",
+	       count_differing_pages(slots, ARRAY_SIZE(slots)));
+	puts("-- the guest goes on in the second VM");
+	flush_stdout();
+	while (run_to_tick(&dst))
+		;
+	return 0;
+}
