@@ -630,7 +630,7 @@ static const __u8 guest_code[] = {
 	0x93, 0x00, 0x00, 0x18, 0x00, 0x00,	/* limit 0x93, base 0x1800 */
 };
 static const char * const compared_stats[] = {
-	"io_exits", "irq_window_exits", "halt_exits", "irq_injections",
+	"io_exits", "irq_window_exits", "halt_exits",
 };
 static void read_at(int fd, void *buf, size_t size, off_t offset, const char *what)
 {
