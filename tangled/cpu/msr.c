@@ -339,8 +339,9 @@ static void run_until_halt(const struct vm *vm)
 	}
 }
 
-/* Part III runs the guest with run_machine; some programs build the VM in halves. */
+/* This program runs the guest with a loop of its own, not Part I's. */
 static void run_until_halt(const struct vm *vm) __attribute__((unused));
+/* Some programs of Part III build the VM in halves. */
 static void set_up_vm(struct vm *vm, const __u8 *code, size_t size) __attribute__((unused));
 
 /* A device as the bus sees it: a window and the two calls it answers. */

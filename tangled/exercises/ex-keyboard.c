@@ -366,7 +366,7 @@ static void answer_key_read(struct kvm_run *run)
 	*data = KEY;
 }
 
-/* This program runs the guest with the loop below instead of Part I's. */
+/* This program runs the guest with a loop of its own, not Part I's. */
 static void run_until_halt(const struct vm *vm) __attribute__((unused));
 
 static void run_with_keyboard(const struct vm *vm)

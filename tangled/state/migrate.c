@@ -339,7 +339,7 @@ static void run_until_halt(const struct vm *vm)
 	}
 }
 
-/* This program runs its own loop around enter_guest and respond_to_exit. */
+/* This program runs the guest with a loop of its own, not Part I's. */
 static void run_until_halt(const struct vm *vm) __attribute__((unused));
 /* migrate: move a guest that keeps writing to a second VM, in rounds of dirty pages. */
 #include <stdlib.h>

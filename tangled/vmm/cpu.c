@@ -290,7 +290,7 @@ static void run_until_halt(const struct vm *vm)
 	}
 }
 
-/* The machine's loop replaces run_until_halt. */
+/* This program runs the guest with a loop of its own, not Part I's. */
 static void run_until_halt(const struct vm *vm) __attribute__((unused));
 
 /* The device whose window holds all len bytes at addr, or NULL. */
