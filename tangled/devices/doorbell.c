@@ -341,7 +341,7 @@ static void run_until_halt(const struct vm *vm)
 
 /* This program runs the guest with a loop of its own, not Part I's. */
 static void run_until_halt(const struct vm *vm) __attribute__((unused));
-/* Some programs of Part III build the VM in halves. */
+/* This program builds the VM in Part I's two halves, with something between. */
 static void set_up_vm(struct vm *vm, const __u8 *code, size_t size) __attribute__((unused));
 
 /* A device as the bus sees it: a window and the two calls it answers. */

@@ -341,6 +341,8 @@ static void run_until_halt(const struct vm *vm)
 
 /* This program runs the guest with a loop of its own, not Part I's. */
 static void run_until_halt(const struct vm *vm) __attribute__((unused));
+/* This program builds the VM in Part I's two halves, with something between. */
+static void set_up_vm(struct vm *vm, const __u8 *code, size_t size) __attribute__((unused));
 /* migrate: move a guest that keeps writing to a second VM, in rounds of dirty pages. */
 #include <stdlib.h>
 static const __u8 guest_code[] = {
@@ -406,7 +408,7 @@ static void complete_exit(struct vm *vm)
 	vm->run->immediate_exit = 0;
 }
 
-/* Everything that makes up a VM with one vCPU and no in-kernel chips. */
+/* Everything that makes up a VM with one vCPU. */
 struct snapshot {
 	struct kvm_regs regs;
 	struct kvm_sregs sregs;
@@ -415,6 +417,10 @@ struct snapshot {
 	struct kvm_vcpu_events events;
 	struct kvm_mp_state mp_state;
 	__u8 mem[GUEST_MEM_SIZE];
+	struct kvm_irqchip pic[2];		/* the master and the slave PIC */
+	struct kvm_irqchip ioapic;
+	struct kvm_pit_state2 pit;
+	struct kvm_lapic_state lapic;
 };
 
 /* MSRs every 64-bit x86 vCPU has, whatever its CPUID says. */
@@ -430,60 +436,60 @@ static const __u32 saved_msrs[] = {
 	0xc0000084,	/* SFMASK */
 	0xc0000102,	/* KERNEL_GS_BASE */
 };
-static void vcpu_ioctl(int vcpufd, unsigned long request, void *arg, const char *name)
+static void state_ioctl(int fd, unsigned long request, void *arg, const char *name)
 {
-	if (ioctl(vcpufd, request, arg) == -1)
+	if (ioctl(fd, request, arg) == -1)
 		err(1, "%s", name);
 }
 
 static void save_regs(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
+	state_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
 }
 
 static void restore_regs(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
+	state_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
 }
 
 static void save_sregs(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
+	state_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
 }
 
 static void restore_sregs(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
+	state_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
 }
 
 static void save_fpu(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_GET_FPU, &s->fpu, "KVM_GET_FPU");
+	state_ioctl(vm->vcpu, KVM_GET_FPU, &s->fpu, "KVM_GET_FPU");
 }
 
 static void restore_fpu(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_SET_FPU, &s->fpu, "KVM_SET_FPU");
+	state_ioctl(vm->vcpu, KVM_SET_FPU, &s->fpu, "KVM_SET_FPU");
 }
 
 static void save_events(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
+	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
 }
 
 static void restore_events(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
+	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
 }
 
 static void save_mp_state(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
+	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
 }
 
 static void restore_mp_state(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
+	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
 }
 
 static void save_memory(const struct vm *vm, struct snapshot *s)
@@ -526,21 +532,71 @@ static void restore_msrs(const struct vm *vm, struct snapshot *s)
 	move_msrs(vm->vcpu, KVM_SET_MSRS, s->msrs, "KVM_SET_MSRS");
 }
 
+static void save_pic(const struct vm *vm, struct snapshot *s)
+{
+	s->pic[0].chip_id = KVM_IRQCHIP_PIC_MASTER;
+	s->pic[1].chip_id = KVM_IRQCHIP_PIC_SLAVE;
+	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[0], "KVM_GET_IRQCHIP master PIC");
+	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[1], "KVM_GET_IRQCHIP slave PIC");
+}
+
+static void restore_pic(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
+}
+
+static void save_ioapic(const struct vm *vm, struct snapshot *s)
+{
+	s->ioapic.chip_id = KVM_IRQCHIP_IOAPIC;
+	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->ioapic, "KVM_GET_IRQCHIP I/O APIC");
+}
+
+static void restore_ioapic(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
+}
+
+static void save_pit(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->fd, KVM_GET_PIT2, &s->pit, "KVM_GET_PIT2");
+}
+
+static void restore_pit(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->fd, KVM_SET_PIT2, &s->pit, "KVM_SET_PIT2");
+}
+
+static void save_lapic(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
+}
+
+static void restore_lapic(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
+}
+
 /* One piece of a VM's state: how to save it and how to put it back. */
 struct piece {
 	const char *name;
 	void (*save)(const struct vm *vm, struct snapshot *s);
 	void (*restore)(const struct vm *vm, struct snapshot *s);
+	bool chip;		/* only in a VM with in-kernel chips */
 };
 
 static const struct piece pieces[] = {
-	{ "memory", save_memory, restore_memory },
-	{ "regs", save_regs, restore_regs },
-	{ "fpu", save_fpu, restore_fpu },
-	{ "sregs", save_sregs, restore_sregs },
-	{ "msrs", save_msrs, restore_msrs },
-	{ "events", save_events, restore_events },
-	{ "mp_state", save_mp_state, restore_mp_state },
+	{ "memory", save_memory, restore_memory, false },
+	{ "pic", save_pic, restore_pic, true },
+	{ "ioapic", save_ioapic, restore_ioapic, true },
+	{ "pit", save_pit, restore_pit, true },
+	{ "lapic", save_lapic, restore_lapic, true },
+	{ "regs", save_regs, restore_regs, false },
+	{ "fpu", save_fpu, restore_fpu, false },
+	{ "sregs", save_sregs, restore_sregs, false },
+	{ "msrs", save_msrs, restore_msrs, false },
+	{ "events", save_events, restore_events, false },
+	{ "mp_state", save_mp_state, restore_mp_state, false },
 };
 
 /* A memory slot as both VMs have it: the same guest-physical range, two copies. */
@@ -579,11 +635,24 @@ static __u8 *add_data_slot(int vmfd, const struct slot *slot)
 	return mem;
 }
 
-static void create_empty_vm(struct vm *vm)
+static void create_irqchip_and_pit(int vmfd)
+{
+	struct kvm_pit_config pit = { .flags = 0 };
+
+	if (ioctl(vmfd, KVM_CREATE_IRQCHIP, 0) == -1)
+		err(1, "KVM_CREATE_IRQCHIP");
+	if (ioctl(vmfd, KVM_CREATE_PIT2, &pit) == -1)
+		err(1, "KVM_CREATE_PIT2");
+}
+
+/* A VM as KVM makes it, with in-kernel chips or without, and no guest. */
+static void create_empty_vm(struct vm *vm, bool chips)
 {
 	vm->kvm = open_kvm();
 	vm->fd = create_vm(vm->kvm);
 	vm->mem = add_guest_memory(vm->fd);	/* zeros */
+	if (chips)
+		create_irqchip_and_pit(vm->fd);
 	vm->vcpu = create_vcpu(vm->fd);		/* as after a reset */
 	vm->run = map_run(vm->kvm, vm->vcpu);
 }
@@ -597,10 +666,8 @@ static void print_dirty_ring_size(int vmfd)
 	printf("dirty rings: up to %zu entries a vCPU\n", bytes / sizeof(struct kvm_dirty_gfn));
 }
 
-/* Read each slot's log (or mark every page, if all); return how many pages are marked. */
-static unsigned int read_dirty_logs(int vmfd, struct slot *slots, size_t count, bool all)
+static void read_dirty_logs(int vmfd, struct slot *slots, size_t count)
 {
-	unsigned int marked = 0;
 	size_t i;
 
 	for (i = 0; i < count; i++) {
@@ -610,6 +677,16 @@ static unsigned int read_dirty_logs(int vmfd, struct slot *slots, size_t count, 
 			errx(1, "slot %u: too many pages for one word of bitmap", slots[i].id);
 		if (ioctl(vmfd, KVM_GET_DIRTY_LOG, &log) == -1)
 			err(1, "KVM_GET_DIRTY_LOG slot %u", slots[i].id);
+	}
+}
+
+/* How many pages the slots' bitmaps mark, after marking every page if all. */
+static unsigned int count_marked_pages(struct slot *slots, size_t count, bool all)
+{
+	unsigned int marked = 0;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
 		if (all)
 			slots[i].dirty = slots[i].pages == 64 ? ~0ULL : (1ULL << slots[i].pages) - 1;
 		marked += __builtin_popcountll(slots[i].dirty);
@@ -629,13 +706,79 @@ static void copy_marked_pages(const struct slot *slots, size_t count)
 				       slots[i].src + page * PAGE_SIZE, PAGE_SIZE);
 }
 
+#define RING_ENTRIES	4096	/* a power of two, and above KVM's reserve */
+
+/* The dirty ring of the VM's one vCPU, as the VMM reads it. */
+struct dirty_ring {
+	struct kvm_dirty_gfn *gfns;	/* RING_ENTRIES of them, shared with KVM */
+	__u32 next;			/* the entry to read next, counting from 0 */
+};
+
+/* Give every vCPU of the VM a ring: before the first vCPU is created. */
+static void enable_dirty_ring(int vmfd)
+{
+	struct kvm_enable_cap cap = {
+		.cap = KVM_CAP_DIRTY_LOG_RING,
+		.args[0] = RING_ENTRIES * sizeof(struct kvm_dirty_gfn),
+	};
+
+	if (ioctl(vmfd, KVM_ENABLE_CAP, &cap) == -1)
+		err(1, "KVM_ENABLE_CAP KVM_CAP_DIRTY_LOG_RING");
+}
+
+static void map_dirty_ring(struct dirty_ring *ring, int vcpufd)
+{
+	ring->gfns = mmap(NULL, RING_ENTRIES * sizeof(*ring->gfns), PROT_READ | PROT_WRITE,
+			  MAP_SHARED, vcpufd, KVM_DIRTY_LOG_PAGE_OFFSET * getpagesize());
+	if (ring->gfns == MAP_FAILED)
+		err(1, "mmap the dirty ring");
+}
+
+/* Mark the page a ring entry names in its slot's bitmap. */
+static void mark_ring_entry(struct slot *slots, size_t count, const struct kvm_dirty_gfn *gfn)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if (slots[i].id == gfn->slot && gfn->offset < slots[i].pages) {
+			slots[i].dirty |= 1ULL << gfn->offset;
+			return;
+		}
+	errx(1, "the dirty ring names page %llu of slot %u, which this VMM did not make",
+	     (unsigned long long)gfn->offset, gfn->slot);
+}
+
+static void read_dirty_ring(int vmfd, struct dirty_ring *ring, struct slot *slots, size_t count)
+{
+	int reset;
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		slots[i].dirty = 0;
+	printf("  the ring:");
+	for (;;) {
+		struct kvm_dirty_gfn *gfn = &ring->gfns[ring->next % RING_ENTRIES];
+
+		if (!(__atomic_load_n(&gfn->flags, __ATOMIC_ACQUIRE) & KVM_DIRTY_GFN_F_DIRTY))
+			break;
+		mark_ring_entry(slots, count, gfn);
+		printf(" %u:%llu", gfn->slot, (unsigned long long)gfn->offset);
+		__atomic_store_n(&gfn->flags, KVM_DIRTY_GFN_F_RESET, __ATOMIC_RELEASE);
+		ring->next++;
+	}
+	reset = ioctl(vmfd, KVM_RESET_DIRTY_RINGS, 0);
+	if (reset == -1)
+		err(1, "KVM_RESET_DIRTY_RINGS");
+	printf("; %d handed back\n", reset);
+}
+
 static void move_vcpu(const struct vm *from, const struct vm *to)
 {
 	static struct snapshot snapshot;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(pieces); i++) {
-		if (!strcmp(pieces[i].name, "memory"))
+		if (!strcmp(pieces[i].name, "memory") || pieces[i].chip)
 			continue;
 		pieces[i].save(from, &snapshot);
 		pieces[i].restore(to, &snapshot);
@@ -657,18 +800,32 @@ static unsigned int count_differing_pages(const struct slot *slots, size_t count
 
 int main(int argc, char **argv)
 {
-	bool skip_last = argc > 1 && !strcmp(argv[1], "skip-last");
+	bool skip_last = false, use_ring = false;
 	struct slot slots[] = {
 		{ .id = 0, .addr = GUEST_ADDR, .pages = GUEST_MEM_SIZE / PAGE_SIZE },
 		{ .id = 1, .addr = DATA_ADDR, .pages = DATA_PAGES },
 	};
 	unsigned int round, dirty, before = 0;
+	struct dirty_ring ring = { 0 };
 	struct vm src, dst;
 	size_t i;
 
-	set_up_vm(&src, guest_code, sizeof(guest_code));
+	for (i = 1; i < (size_t)argc; i++) {
+		if (!strcmp(argv[i], "skip-last"))
+			skip_last = true;
+		else if (!strcmp(argv[i], "ring"))
+			use_ring = true;
+		else
+			errx(1, "usage: migrate [ring] [skip-last]");
+	}
+	create_machine(&src, guest_code, sizeof(guest_code));
 	print_dirty_ring_size(src.fd);
-	create_empty_vm(&dst);
+	if (use_ring)
+		enable_dirty_ring(src.fd);
+	add_vcpu(&src);
+	if (use_ring)
+		map_dirty_ring(&ring, src.vcpu);
+	create_empty_vm(&dst, false);
 	slots[0].src = src.mem;
 	slots[0].dst = dst.mem;
 	slots[1].src = add_data_slot(src.fd, &slots[1]);
@@ -679,7 +836,11 @@ int main(int argc, char **argv)
 		if (!run_to_tick(&src))
 			errx(1, "the guest finished before it could move");
 		complete_exit(&src);
-		dirty = read_dirty_logs(src.fd, slots, ARRAY_SIZE(slots), round == 1);
+		if (use_ring)
+			read_dirty_ring(src.fd, &ring, slots, ARRAY_SIZE(slots));
+		else
+			read_dirty_logs(src.fd, slots, ARRAY_SIZE(slots));
+		dirty = count_marked_pages(slots, ARRAY_SIZE(slots), round == 1);
 		if (round > 1 && dirty >= before)
 			break;
 		copy_marked_pages(slots, ARRAY_SIZE(slots));

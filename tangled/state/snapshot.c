@@ -386,7 +386,7 @@ static void complete_exit(struct vm *vm)
 	vm->run->immediate_exit = 0;
 }
 
-/* Everything that makes up a VM with one vCPU and no in-kernel chips. */
+/* Everything that makes up a VM with one vCPU. */
 struct snapshot {
 	struct kvm_regs regs;
 	struct kvm_sregs sregs;
@@ -395,6 +395,10 @@ struct snapshot {
 	struct kvm_vcpu_events events;
 	struct kvm_mp_state mp_state;
 	__u8 mem[GUEST_MEM_SIZE];
+	struct kvm_irqchip pic[2];		/* the master and the slave PIC */
+	struct kvm_irqchip ioapic;
+	struct kvm_pit_state2 pit;
+	struct kvm_lapic_state lapic;
 };
 
 /* MSRs every 64-bit x86 vCPU has, whatever its CPUID says. */
@@ -410,60 +414,60 @@ static const __u32 saved_msrs[] = {
 	0xc0000084,	/* SFMASK */
 	0xc0000102,	/* KERNEL_GS_BASE */
 };
-static void vcpu_ioctl(int vcpufd, unsigned long request, void *arg, const char *name)
+static void state_ioctl(int fd, unsigned long request, void *arg, const char *name)
 {
-	if (ioctl(vcpufd, request, arg) == -1)
+	if (ioctl(fd, request, arg) == -1)
 		err(1, "%s", name);
 }
 
 static void save_regs(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
+	state_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
 }
 
 static void restore_regs(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
+	state_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
 }
 
 static void save_sregs(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
+	state_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
 }
 
 static void restore_sregs(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
+	state_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
 }
 
 static void save_fpu(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_GET_FPU, &s->fpu, "KVM_GET_FPU");
+	state_ioctl(vm->vcpu, KVM_GET_FPU, &s->fpu, "KVM_GET_FPU");
 }
 
 static void restore_fpu(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_SET_FPU, &s->fpu, "KVM_SET_FPU");
+	state_ioctl(vm->vcpu, KVM_SET_FPU, &s->fpu, "KVM_SET_FPU");
 }
 
 static void save_events(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
+	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
 }
 
 static void restore_events(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
+	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
 }
 
 static void save_mp_state(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
+	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
 }
 
 static void restore_mp_state(const struct vm *vm, struct snapshot *s)
 {
-	vcpu_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
+	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
 }
 
 static void save_memory(const struct vm *vm, struct snapshot *s)
@@ -506,21 +510,71 @@ static void restore_msrs(const struct vm *vm, struct snapshot *s)
 	move_msrs(vm->vcpu, KVM_SET_MSRS, s->msrs, "KVM_SET_MSRS");
 }
 
+static void save_pic(const struct vm *vm, struct snapshot *s)
+{
+	s->pic[0].chip_id = KVM_IRQCHIP_PIC_MASTER;
+	s->pic[1].chip_id = KVM_IRQCHIP_PIC_SLAVE;
+	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[0], "KVM_GET_IRQCHIP master PIC");
+	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[1], "KVM_GET_IRQCHIP slave PIC");
+}
+
+static void restore_pic(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
+}
+
+static void save_ioapic(const struct vm *vm, struct snapshot *s)
+{
+	s->ioapic.chip_id = KVM_IRQCHIP_IOAPIC;
+	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->ioapic, "KVM_GET_IRQCHIP I/O APIC");
+}
+
+static void restore_ioapic(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
+}
+
+static void save_pit(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->fd, KVM_GET_PIT2, &s->pit, "KVM_GET_PIT2");
+}
+
+static void restore_pit(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->fd, KVM_SET_PIT2, &s->pit, "KVM_SET_PIT2");
+}
+
+static void save_lapic(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
+}
+
+static void restore_lapic(const struct vm *vm, struct snapshot *s)
+{
+	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
+}
+
 /* One piece of a VM's state: how to save it and how to put it back. */
 struct piece {
 	const char *name;
 	void (*save)(const struct vm *vm, struct snapshot *s);
 	void (*restore)(const struct vm *vm, struct snapshot *s);
+	bool chip;		/* only in a VM with in-kernel chips */
 };
 
 static const struct piece pieces[] = {
-	{ "memory", save_memory, restore_memory },
-	{ "regs", save_regs, restore_regs },
-	{ "fpu", save_fpu, restore_fpu },
-	{ "sregs", save_sregs, restore_sregs },
-	{ "msrs", save_msrs, restore_msrs },
-	{ "events", save_events, restore_events },
-	{ "mp_state", save_mp_state, restore_mp_state },
+	{ "memory", save_memory, restore_memory, false },
+	{ "pic", save_pic, restore_pic, true },
+	{ "ioapic", save_ioapic, restore_ioapic, true },
+	{ "pit", save_pit, restore_pit, true },
+	{ "lapic", save_lapic, restore_lapic, true },
+	{ "regs", save_regs, restore_regs, false },
+	{ "fpu", save_fpu, restore_fpu, false },
+	{ "sregs", save_sregs, restore_sregs, false },
+	{ "msrs", save_msrs, restore_msrs, false },
+	{ "events", save_events, restore_events, false },
+	{ "mp_state", save_mp_state, restore_mp_state, false },
 };
 
 static void destroy_vm(struct vm *vm)
@@ -535,48 +589,73 @@ static void destroy_vm(struct vm *vm)
 		err(1, "close");
 }
 
-/* A new VM with the snapshot's state, but for the piece named skip. */
-static void restore_vm(struct vm *vm, struct snapshot *s, const char *skip)
+static void create_irqchip_and_pit(int vmfd)
 {
-	size_t i;
+	struct kvm_pit_config pit = { .flags = 0 };
 
+	if (ioctl(vmfd, KVM_CREATE_IRQCHIP, 0) == -1)
+		err(1, "KVM_CREATE_IRQCHIP");
+	if (ioctl(vmfd, KVM_CREATE_PIT2, &pit) == -1)
+		err(1, "KVM_CREATE_PIT2");
+}
+
+/* A VM as KVM makes it, with in-kernel chips or without, and no guest. */
+static void create_empty_vm(struct vm *vm, bool chips)
+{
 	vm->kvm = open_kvm();
 	vm->fd = create_vm(vm->kvm);
 	vm->mem = add_guest_memory(vm->fd);	/* zeros */
+	if (chips)
+		create_irqchip_and_pit(vm->fd);
 	vm->vcpu = create_vcpu(vm->fd);		/* as after a reset */
 	vm->run = map_run(vm->kvm, vm->vcpu);
+}
+
+/* A new VM with the snapshot's state, but for the piece named skip. */
+static void restore_vm(struct vm *vm, struct snapshot *s, const char *skip, bool chips)
+{
+	size_t i;
+
+	create_empty_vm(vm, chips);
 	for (i = 0; i < ARRAY_SIZE(pieces); i++)
-		if (strcmp(pieces[i].name, skip))
+		if ((chips || !pieces[i].chip) && strcmp(pieces[i].name, skip))
 			pieces[i].restore(vm, s);
 }
 
-static void take_snapshot(const struct vm *vm, struct snapshot *s)
+static void take_snapshot(const struct vm *vm, struct snapshot *s, bool chips)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(pieces); i++)
-		pieces[i].save(vm, s);
+		if (chips || !pieces[i].chip)
+			pieces[i].save(vm, s);
+}
+
+/* Stop the guest at its third line and move it into a new VM, all but skip. */
+static void snapshot_and_restore(struct vm *vm, const char *skip, bool chips)
+{
+	static struct snapshot snapshot;
+
+	check_extension(vm->kvm, KVM_CAP_VCPU_EVENTS, "KVM_CAP_VCPU_EVENTS");
+	check_extension(vm->kvm, KVM_CAP_MP_STATE, "KVM_CAP_MP_STATE");
+	if (!run_lines(vm, STOP_AFTER))
+		errx(1, "the guest halted before line %d", STOP_AFTER);
+	if (strcmp(skip, "completion"))
+		complete_exit(vm);
+	take_snapshot(vm, &snapshot, chips);
+	destroy_vm(vm);
+	printf("-- snapshot taken, VM destroyed; restoring %s%s\n",
+	       *skip ? "all but " : "all", skip);
+	flush_stdout();
+	restore_vm(vm, &snapshot, skip, chips);
 }
 
 int main(int argc, char **argv)
 {
-	static struct snapshot snapshot;
-	const char *skip = argc > 1 ? argv[1] : "";
 	struct vm vm;
 
 	set_up_vm(&vm, guest_code, sizeof(guest_code));
-	check_extension(vm.kvm, KVM_CAP_VCPU_EVENTS, "KVM_CAP_VCPU_EVENTS");
-	check_extension(vm.kvm, KVM_CAP_MP_STATE, "KVM_CAP_MP_STATE");
-	if (!run_lines(&vm, STOP_AFTER))
-		errx(1, "the guest halted before line %d", STOP_AFTER);
-	if (strcmp(skip, "completion"))
-		complete_exit(&vm);
-	take_snapshot(&vm, &snapshot);
-	destroy_vm(&vm);
-	printf("-- snapshot taken, VM destroyed; restoring %s%s\n",
-	       *skip ? "all but " : "all", skip);
-	flush_stdout();
-	restore_vm(&vm, &snapshot, skip);
+	snapshot_and_restore(&vm, argc > 1 ? argv[1] : "", false);
 	run_until_halt(&vm);
 	return 0;
 }
