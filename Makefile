@@ -87,7 +87,7 @@ bench:				## Time cold and warm make check and each boot (not a test)
 	@tools/bench
 
 clean:				## Remove build products (keeps the unpacked kernel tree)
-	rm -rf $(BUILD)/book $(BUILD)/programs
+	rm -rf $(BUILD)/book $(BUILD)/programs $(BUILD)/program-cache
 
 .PHONY: help all packages tangle weave programs kernel run shell try grade check check-tangle check-guests check-programs \
 	check-patches check-map check-book check-kernel check-checks bench clean
