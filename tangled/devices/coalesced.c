@@ -414,12 +414,15 @@ static const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
 	return dev;
 }
 
+#define MAX_DEVICES	8	/* on the port bus, for by_device */
+
 struct machine {
 	struct vm vm;
-	struct bus mmio;	/* devices by guest-physical address */
-	struct bus pio;		/* devices by port */
-	unsigned long exits;	/* times KVM_RUN returned to the VMM */
-	bool done;		/* set by a device when the guest has finished */
+	struct bus mmio;			/* devices by guest-physical address */
+	struct bus pio;				/* devices by port */
+	unsigned long exits;			/* times KVM_RUN returned to the VMM */
+	unsigned long by_device[MAX_DEVICES];	/* port exits, by device */
+	bool done;				/* set by a device when the guest has finished */
 };
 
 /* Give the exit in run to its bus, or to Part I's handlers; true when the guest is done. */
@@ -427,8 +430,14 @@ static bool dispatch_exit(struct machine *m, struct kvm_run *run)
 {
 	if (run->exit_reason == KVM_EXIT_MMIO && bus_mmio(&m->mmio, run))
 		return m->done;
-	if (run->exit_reason == KVM_EXIT_IO && bus_pio(&m->pio, run))
-		return m->done;
+	if (run->exit_reason == KVM_EXIT_IO) {
+		const struct device *dev = bus_pio(&m->pio, run);
+
+		if (dev) {
+			m->by_device[dev - m->pio.devices]++;
+			return m->done;
+		}
+	}
 	return respond_to_exit(run);
 }
 

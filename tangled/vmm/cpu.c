@@ -368,11 +368,9 @@ unsigned long tsc_khz(const struct vm *vm)
 	return khz;
 }
 
-static bool handle_exit(struct machine *m)
+/* Give the exit in run to its bus, or to Part I's handlers; true when the guest is done. */
+static bool dispatch_exit(struct machine *m, struct kvm_run *run)
 {
-	struct kvm_run *run = m->vm.run;
-
-	m->exits++;
 	if (run->exit_reason == KVM_EXIT_MMIO && bus_mmio(&m->mmio, run))
 		return m->done;
 	if (run->exit_reason == KVM_EXIT_IO) {
@@ -386,12 +384,25 @@ static bool handle_exit(struct machine *m)
 	return respond_to_exit(run);
 }
 
-void run_machine(struct machine *m)
+/* Handle the exit that ended KVM_RUN; true when the guest is done. */
+static bool handle_exit(struct machine *m)
+{
+	m->exits++;
+	return dispatch_exit(m, m->vm.run);
+}
+
+static void run_machine(struct machine *m)
 {
 	start_timer(m->vm.run);
 	do
 		enter_guest(&m->vm);
 	while (!handle_exit(m));
 	stop_timer();
+}
+
+
+void run_pc(struct machine *m)
+{
+	run_machine(m);
 }
 

@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 		     tsc_khz(&m.vm)) >= (int)sizeof(cmdline))
 		errx(1, "the command line is longer than %d bytes", CMDLINE_MAX - 1);
 	start_linux(&m.vm, load_linux(&m.vm, argv[1], argv[2], cmdline));
-	run_machine(&m);
+	run_pc(&m);
 	printf("\nthe guest reset the machine\n");
 	report(&m, &uart);
 	if (timed)

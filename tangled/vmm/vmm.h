@@ -37,15 +37,15 @@ struct bus {
 	size_t count;
 };
 
-#define MAX_DEVICES	8
+#define MAX_DEVICES	8	/* on the port bus, for by_device */
 
 struct machine {
 	struct vm vm;
 	struct bus mmio;			/* devices by guest-physical address */
 	struct bus pio;				/* devices by port */
-	unsigned long exits;			/* times KVM_RUN returned */
+	unsigned long exits;			/* times KVM_RUN returned to the VMM */
 	unsigned long by_device[MAX_DEVICES];	/* port exits, by device */
-	bool done;				/* the guest asked to stop */
+	bool done;				/* set by a device when the guest has finished */
 };
 
 /* vm.c */
@@ -55,7 +55,7 @@ void irq_line(int vmfd, __u32 irq, int level);
 /* cpu.c */
 void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
-void run_machine(struct machine *m);
+void run_pc(struct machine *m);
 /* serial.c */
 #define UART_PORT	0x3f8	/* COM1 */
 #define UART_IRQ	4	/* COM1's interrupt line */
