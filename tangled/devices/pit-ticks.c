@@ -414,29 +414,30 @@ static const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
 	return dev;
 }
 
-#define MAX_DEVICES	8	/* on the port bus, for by_device */
+#define MAX_DEVICES	8	/* on a bus, for the counts by device */
 
 struct machine {
 	struct vm vm;
 	struct bus mmio;			/* devices by guest-physical address */
 	struct bus pio;				/* devices by port */
 	unsigned long exits;			/* times KVM_RUN returned to the VMM */
-	unsigned long by_device[MAX_DEVICES];	/* port exits, by device */
+	unsigned long by_address[MAX_DEVICES];	/* MMIO exits, by device */
+	unsigned long by_port[MAX_DEVICES];	/* port exits, by device */
 	bool done;				/* set by a device when the guest has finished */
 };
 
 /* Give the exit in run to its bus, or to Part I's handlers; true when the guest is done. */
 static bool dispatch_exit(struct machine *m, struct kvm_run *run)
 {
-	if (run->exit_reason == KVM_EXIT_MMIO && bus_mmio(&m->mmio, run))
-		return m->done;
-	if (run->exit_reason == KVM_EXIT_IO) {
-		const struct device *dev = bus_pio(&m->pio, run);
+	const struct device *dev;
 
-		if (dev) {
-			m->by_device[dev - m->pio.devices]++;
-			return m->done;
-		}
+	if (run->exit_reason == KVM_EXIT_MMIO && (dev = bus_mmio(&m->mmio, run))) {
+		m->by_address[dev - m->mmio.devices]++;
+		return m->done;
+	}
+	if (run->exit_reason == KVM_EXIT_IO && (dev = bus_pio(&m->pio, run))) {
+		m->by_port[dev - m->pio.devices]++;
+		return m->done;
 	}
 	return respond_to_exit(run);
 }

@@ -371,15 +371,15 @@ unsigned long tsc_khz(const struct vm *vm)
 /* Give the exit in run to its bus, or to Part I's handlers; true when the guest is done. */
 static bool dispatch_exit(struct machine *m, struct kvm_run *run)
 {
-	if (run->exit_reason == KVM_EXIT_MMIO && bus_mmio(&m->mmio, run))
-		return m->done;
-	if (run->exit_reason == KVM_EXIT_IO) {
-		const struct device *dev = bus_pio(&m->pio, run);
+	const struct device *dev;
 
-		if (dev) {
-			m->by_device[dev - m->pio.devices]++;
-			return m->done;
-		}
+	if (run->exit_reason == KVM_EXIT_MMIO && (dev = bus_mmio(&m->mmio, run))) {
+		m->by_address[dev - m->mmio.devices]++;
+		return m->done;
+	}
+	if (run->exit_reason == KVM_EXIT_IO && (dev = bus_pio(&m->pio, run))) {
+		m->by_port[dev - m->pio.devices]++;
+		return m->done;
 	}
 	return respond_to_exit(run);
 }

@@ -14,7 +14,7 @@
 
 static void usage(void)
 {
-	errx(2, "usage: vmm [-t] [-w DEVICE] BZIMAGE INITRD CMDLINE");
+	errx(2, "usage: vmm [-t] [-v] [-w DEVICE] BZIMAGE INITRD CMDLINE");
 }
 
 /* Take the device called name out of the table; the count left. */
@@ -31,13 +31,19 @@ static size_t remove_device(struct device *devices, size_t count, const char *na
 	errx(2, "-w %s: no such device", name);
 }
 
-static void report(const struct machine *m, const struct serial *uart)
+static void report_bus(const struct bus *bus, const unsigned long *exits)
 {
 	size_t i;
 
+	for (i = 0; i < bus->count; i++)
+		printf("  %-18s %lu\n", bus->devices[i].name, exits[i]);
+}
+
+static void report(const struct machine *m, const struct serial *uart)
+{
 	printf("%-20s %lu\n", "exits to the VMM", m->exits);
-	for (i = 0; i < m->pio.count; i++)
-		printf("  %-18s %lu\n", m->pio.devices[i].name, m->by_device[i]);
+	report_bus(&m->pio, m->by_port);
+	report_bus(&m->mmio, m->by_address);
 	printf("%-20s %lu\n", "bytes sent", uart->sent);
 }
 
@@ -46,17 +52,20 @@ int main(int argc, char **argv)
 	struct machine m = { 0 };
 	struct serial uart;
 	struct pc pc;
-	struct device devices[1 + PC_DEVICES];
+	struct virtio_console console;
+	struct device devices[1 + PC_DEVICES], windows[1];
 	char cmdline[CMDLINE_MAX];
 	const char *without = NULL;
-	bool timed = false;
-	size_t count;
+	bool timed = false, virtio = false;
+	size_t count, in_memory = 0;
 	int opt;
 
 	_Static_assert(ARRAY_SIZE(devices) <= MAX_DEVICES, "too many devices to count");
-	while ((opt = getopt(argc, argv, "tw:")) != -1) {
+	while ((opt = getopt(argc, argv, "tvw:")) != -1) {
 		if (opt == 't')
 			timed = true;
+		else if (opt == 'v')
+			virtio = true;
 		else if (opt == 'w')
 			without = optarg;
 		else
@@ -72,13 +81,21 @@ int main(int argc, char **argv)
 	if (without)
 		count = remove_device(devices, count, without);
 	m.pio = (struct bus) { devices, count };
-	if (snprintf(cmdline, sizeof(cmdline), "%s tsc_early_khz=%lu", argv[3],
-		     tsc_khz(&m.vm)) >= (int)sizeof(cmdline))
+	if (virtio)
+		windows[in_memory++] = virtio_console_device(&console, &m.vm);
+	m.mmio = (struct bus) { windows, in_memory };
+	if (snprintf(cmdline, sizeof(cmdline), "%s tsc_early_khz=%lu%s", argv[3], tsc_khz(&m.vm),
+		     virtio ? VIRTIO_CONSOLE_PARAMETER : "") >= (int)sizeof(cmdline))
 		errx(1, "the command line is longer than %d bytes", CMDLINE_MAX - 1);
 	start_linux(&m.vm, load_linux(&m.vm, argv[1], argv[2], cmdline));
 	run_pc(&m);
 	printf("\nthe guest reset the machine\n");
 	report(&m, &uart);
+	if (virtio) {
+		printf("%-20s %lu\n", "bytes on virtio", console.sent);
+		printf("%-20s %lu\n", "notifications", console.mmio.notifications);
+		printf("%-20s %lu\n", "interrupts", console.mmio.interrupts);
+	}
 	if (timed)
 		printf("%-20s %ld ms\n", "init reached after", pc.timer.init_ms);
 	return 0;

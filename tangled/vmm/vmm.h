@@ -37,14 +37,15 @@ struct bus {
 	size_t count;
 };
 
-#define MAX_DEVICES	8	/* on the port bus, for by_device */
+#define MAX_DEVICES	8	/* on a bus, for the counts by device */
 
 struct machine {
 	struct vm vm;
 	struct bus mmio;			/* devices by guest-physical address */
 	struct bus pio;				/* devices by port */
 	unsigned long exits;			/* times KVM_RUN returned to the VMM */
-	unsigned long by_device[MAX_DEVICES];	/* port exits, by device */
+	unsigned long by_address[MAX_DEVICES];	/* MMIO exits, by device */
+	unsigned long by_port[MAX_DEVICES];	/* port exits, by device */
 	bool done;				/* set by a device when the guest has finished */
 };
 
@@ -107,4 +108,71 @@ size_t pc_devices(struct pc *pc, bool *done, struct device *devices);
 __u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
 		 const char *cmdline);
 void start_linux(const struct vm *vm, __u32 entry);
+/* virtq.c */
+#define VIRTQ_SIZE	64	/* the most entries a queue may have */
+
+/* A split virtqueue as its device sees it: three areas of guest memory. */
+struct virtq {
+	__u16 num;		/* entries: a power of two the driver chose */
+	__u64 desc;		/* guest-physical: the descriptor table */
+	__u64 avail;		/* the available ring: chains for the device */
+	__u64 used;		/* the used ring: chains given back */
+	bool ready;		/* set up by the driver and checked by the VMM */
+	__u16 next_avail;	/* the next available entry to take */
+	__u16 next_used;	/* the next used entry to fill */
+};
+
+/* One buffer of a chain, given to a device; returns the bytes written to it. */
+typedef __u32 (*virtq_buffer)(void *state, void *data, __u32 len, bool writable);
+
+bool virtq_start(const struct vm *vm, struct virtq *q);
+int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state);
+bool virtq_wants_interrupt(const struct vm *vm, const struct virtq *q);
+/* virtio-mmio.c */
+#define VIRTIO_QUEUES		2	/* the most queues a device of this VMM has */
+#define VIRTIO_MMIO_SIZE	0x1000	/* each device's window */
+
+struct virtio_mmio;
+
+/* What a virtio device tells the transport about itself. */
+struct virtio {
+	const char *name;
+	__u32 id;			/* VIRTIO_ID_*: which kind of device */
+	__u64 features;			/* offered besides VIRTIO_F_VERSION_1 */
+	unsigned int queues;		/* at most VIRTIO_QUEUES */
+	void (*notify)(struct virtio_mmio *t, unsigned int queue);
+	void *state;			/* the device's, for notify */
+};
+
+/* Version 2 of virtio's MMIO registers, and the device behind them. */
+struct virtio_mmio {
+	const struct vm *vm;
+	__u32 irq;			/* its interrupt line */
+	struct virtio dev;
+	__u32 latch;			/* a register's bytes, as they are written */
+	__u32 device_features_sel, driver_features_sel, queue_sel;
+	__u64 driver_features;		/* accepted by the driver */
+	__u32 status;			/* VIRTIO_CONFIG_S_*: the driver's progress */
+	__u32 interrupt_status;		/* VIRTIO_MMIO_INT_*: why the line is up */
+	bool line;			/* the level last given to KVM */
+	struct virtq queue[VIRTIO_QUEUES];
+	unsigned long notifications;	/* doorbells rung */
+	unsigned long interrupts;	/* times the line went up */
+};
+
+struct device virtio_mmio_device(struct virtio_mmio *t, const struct vm *vm, __u64 base,
+				 __u32 irq, struct virtio dev);
+void virtio_used(struct virtio_mmio *t, unsigned int queue, int served);
+/* virtio-console.c */
+#define VIRTIO_CONSOLE_BASE	0xd0000000	/* its window, above RAM */
+#define VIRTIO_CONSOLE_IRQ	5		/* its interrupt line */
+/* The same two, for the kernel's command line */
+#define VIRTIO_CONSOLE_PARAMETER	" virtio_mmio.device=4K@0xd0000000:5"
+
+struct virtio_console {
+	struct virtio_mmio mmio;
+	unsigned long sent;	/* bytes written by the guest */
+};
+
+struct device virtio_console_device(struct virtio_console *console, const struct vm *vm);
 #endif
