@@ -82,7 +82,8 @@ int main(int argc, char **argv)
 		count = remove_device(devices, count, without);
 	m.pio = (struct bus) { devices, count };
 	if (virtio)
-		windows[in_memory++] = virtio_console_device(&console, &m.vm);
+		windows[in_memory++] = virtio_console_device(&console, &m.vm, VIRTIO_CONSOLE_BASE,
+							     VIRTIO_CONSOLE_IRQ);
 	m.mmio = (struct bus) { windows, in_memory };
 	if (snprintf(cmdline, sizeof(cmdline), "%s tsc_early_khz=%lu%s", argv[3], tsc_khz(&m.vm),
 		     virtio ? VIRTIO_CONSOLE_PARAMETER : "") >= (int)sizeof(cmdline))

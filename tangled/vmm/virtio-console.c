@@ -27,7 +27,9 @@ static void console_notify(struct virtio_mmio *t, unsigned int queue)
 						  t->dev.state));
 }
 
-struct device virtio_console_device(struct virtio_console *console, const struct vm *vm)
+/* The console, in a window at base, interrupting on irq. */
+struct device virtio_console_device(struct virtio_console *console, const struct vm *vm,
+				    __u64 base, __u32 irq)
 {
 	struct virtio dev = {
 		.name = "virtio console",
@@ -38,7 +40,6 @@ struct device virtio_console_device(struct virtio_console *console, const struct
 	};
 
 	console->sent = 0;
-	return virtio_mmio_device(&console->mmio, vm, VIRTIO_CONSOLE_BASE,
-				  VIRTIO_CONSOLE_IRQ, dev);
+	return virtio_mmio_device(&console->mmio, vm, base, irq, dev);
 }
 

@@ -69,8 +69,8 @@ static void update_line(struct virtio_mmio *t)
 void virtio_used(struct virtio_mmio *t, unsigned int queue, int served)
 {
 	if (served < 0) {
-		warnx("virtio: %s: queue %u is malformed; the device stops", t->dev.name, queue);
-		t->queue[queue].ready = false;
+		warnx("%s: queue %u: %s; the device stops", t->dev.name, queue,
+		      t->queue[queue].error);
 		t->status |= VIRTIO_CONFIG_S_NEEDS_RESET;
 	} else if (served && virtq_wants_interrupt(t->vm, &t->queue[queue])) {
 		t->interrupt_status |= VIRTIO_MMIO_INT_VRING;
@@ -132,9 +132,8 @@ static void set_queue(struct virtio_mmio *t, struct virtq *q, __u64 reg, __u32 v
 		set_half(&q->used, reg == VIRTIO_MMIO_QUEUE_USED_HIGH, value);
 		break;
 	case VIRTIO_MMIO_QUEUE_READY:
-		if (value && !virtq_start(t->vm, q))
-			warnx("virtio: %s: queue %u is not in RAM; not used", t->dev.name,
-			      t->queue_sel);
+		if (value && virtq_start(t->vm, q) < 0)
+			warnx("%s: queue %u refused: %s", t->dev.name, t->queue_sel, q->error);
 		break;
 	}
 }

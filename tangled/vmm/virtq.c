@@ -19,45 +19,72 @@ static __u64 used_size(__u16 num)
 	       sizeof(__u16);
 }
 
-/* Take the queue into use if its areas lie in RAM, aligned; whether it was taken. */
-bool virtq_start(const struct vm *vm, struct virtq *q)
+/* Stop using q, for the reason why; -1, for the caller to return. */
+static int refuse(struct virtq *q, const char *why)
 {
-	q->next_avail = 0;
-	q->next_used = 0;
-	q->ready = q->num && q->num <= VIRTQ_SIZE && !(q->num & (q->num - 1)) &&
-		   !(q->desc % VRING_DESC_ALIGN_SIZE) && !(q->avail % VRING_AVAIL_ALIGN_SIZE) &&
-		   !(q->used % VRING_USED_ALIGN_SIZE) &&
-		   guest_ptr(vm, q->desc, desc_size(q->num)) &&
-		   guest_ptr(vm, q->avail, avail_size(q->num)) &&
-		   guest_ptr(vm, q->used, used_size(q->num));
-	return q->ready;
-}
-
-/* Give each buffer of the chain at head to fn; the bytes written to them, or
- * -1 if the chain leaves the table or RAM, or loops. */
-static long take_chain(const struct vm *vm, const struct virtq *q, __u16 head,
-		       virtq_buffer fn, void *state)
-{
-	const struct vring_desc *table = guest_ptr(vm, q->desc, desc_size(q->num));
-	long written = 0;
-	__u16 i = head, n;
-
-	for (n = 0; n < q->num && i < q->num; n++) {
-		struct vring_desc d = table[i];
-		void *data = guest_ptr(vm, d.addr, d.len);
-
-		if (!data || d.flags & VRING_DESC_F_INDIRECT)
-			return -1;
-		written += fn(state, data, d.len, d.flags & VRING_DESC_F_WRITE);
-		if (!(d.flags & VRING_DESC_F_NEXT))
-			return written;
-		i = d.next;
-	}
+	q->ready = false;
+	q->error = why;
 	return -1;
 }
 
-/* Serve every chain made available since the last call: how many, or -1 if
- * the queue is malformed. */
+/* Take the queue into use if its size is one the device offers and its areas
+ * lie in RAM, aligned: 0, or -1 and the reason in error. */
+int virtq_start(const struct vm *vm, struct virtq *q)
+{
+	q->next_avail = 0;
+	q->next_used = 0;
+	if (!q->num || q->num > VIRTQ_SIZE || q->num & (q->num - 1))
+		return refuse(q, "a size that is not a power of two up to QUEUE_NUM_MAX");
+	if (q->desc % VRING_DESC_ALIGN_SIZE || q->avail % VRING_AVAIL_ALIGN_SIZE ||
+	    q->used % VRING_USED_ALIGN_SIZE)
+		return refuse(q, "an area not aligned");
+	if (!guest_ptr(vm, q->desc, desc_size(q->num)) ||
+	    !guest_ptr(vm, q->avail, avail_size(q->num)) ||
+	    !guest_ptr(vm, q->used, used_size(q->num)))
+		return refuse(q, "an area outside RAM");
+	q->ready = true;
+	return 0;
+}
+
+/* Copy the chain at head into chain; its length, or -1 if it leaves the
+ * table or RAM, or loops. */
+static int copy_chain(const struct vm *vm, struct virtq *q, __u16 head,
+		      struct vring_desc *chain)
+{
+	const struct vring_desc *table = guest_ptr(vm, q->desc, desc_size(q->num));
+	__u16 i = head;
+	int n;
+
+	for (n = 0; n < q->num; n++) {
+		if (i >= q->num)
+			return refuse(q, "a descriptor past the table");
+		chain[n] = table[i];
+		if (chain[n].flags & VRING_DESC_F_INDIRECT)
+			return refuse(q, "an indirect descriptor, a feature not offered");
+		if (!guest_ptr(vm, chain[n].addr, chain[n].len))
+			return refuse(q, "a buffer outside RAM");
+		if (!(chain[n].flags & VRING_DESC_F_NEXT))
+			return n + 1;
+		i = chain[n].next;
+	}
+	return refuse(q, "a chain longer than the queue, so a loop");
+}
+
+/* Give each buffer of a checked chain of n to fn; the bytes written to them. */
+static __u32 take_chain(const struct vm *vm, const struct vring_desc *chain, int n,
+			virtq_buffer fn, void *state)
+{
+	__u32 written = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		written += fn(state, guest_ptr(vm, chain[i].addr, chain[i].len), chain[i].len,
+			      chain[i].flags & VRING_DESC_F_WRITE);
+	return written;
+}
+
+/* Serve every chain made available since the last call: how many, or -1 and
+ * the reason in error if the queue is malformed. */
 int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state)
 {
 	struct vring_avail *avail;
@@ -71,16 +98,18 @@ int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *sta
 	used = guest_ptr(vm, q->used, used_size(q->num));
 	end = __atomic_load_n(&avail->idx, __ATOMIC_ACQUIRE);
 	if ((__u16)(end - q->next_avail) > q->num)
-		return -1;
+		return refuse(q, "more chains than the queue holds");
 	while (q->next_avail != end) {
+		struct vring_desc chain[VIRTQ_SIZE];
 		__u16 head = avail->ring[q->next_avail++ % q->num];
-		long written = take_chain(vm, q, head, fn, state);
-		struct vring_used_elem *elem = &used->ring[q->next_used++ % q->num];
+		int n = copy_chain(vm, q, head, chain);
+		struct vring_used_elem *elem;
 
-		if (written < 0)
+		if (n < 0)
 			return -1;
+		elem = &used->ring[q->next_used++ % q->num];
 		elem->id = head;
-		elem->len = written;
+		elem->len = take_chain(vm, chain, n, fn, state);
 		served++;
 	}
 	__atomic_store_n(&used->idx, q->next_used, __ATOMIC_RELEASE);

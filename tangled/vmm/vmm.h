@@ -118,6 +118,7 @@ struct virtq {
 	__u64 avail;		/* the available ring: chains for the device */
 	__u64 used;		/* the used ring: chains given back */
 	bool ready;		/* set up by the driver and checked by the VMM */
+	const char *error;	/* why the device stopped using it, if it did */
 	__u16 next_avail;	/* the next available entry to take */
 	__u16 next_used;	/* the next used entry to fill */
 };
@@ -125,7 +126,7 @@ struct virtq {
 /* One buffer of a chain, given to a device; returns the bytes written to it. */
 typedef __u32 (*virtq_buffer)(void *state, void *data, __u32 len, bool writable);
 
-bool virtq_start(const struct vm *vm, struct virtq *q);
+int virtq_start(const struct vm *vm, struct virtq *q);
 int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state);
 bool virtq_wants_interrupt(const struct vm *vm, const struct virtq *q);
 /* virtio-mmio.c */
@@ -168,11 +169,11 @@ void virtio_used(struct virtio_mmio *t, unsigned int queue, int served);
 #define VIRTIO_CONSOLE_IRQ	5		/* its interrupt line */
 /* The same two, for the kernel's command line */
 #define VIRTIO_CONSOLE_PARAMETER	" virtio_mmio.device=4K@0xd0000000:5"
-
 struct virtio_console {
 	struct virtio_mmio mmio;
 	unsigned long sent;	/* bytes written by the guest */
 };
 
-struct device virtio_console_device(struct virtio_console *console, const struct vm *vm);
+struct device virtio_console_device(struct virtio_console *console, const struct vm *vm,
+				    __u64 base, __u32 irq);
 #endif
