@@ -53,11 +53,7 @@ TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map 
 REUSE := tools/reuse
 export FRESH
 
-# The boots and the tests of the checks run side by side: Bochs's Intel boot,
-# the longest, leaves a core idle for a minute.  Each one's lines come out
-# together when it ends.
-check: packages $(filter-out check-kernel check-checks,$(CHECKS))	## Run every check (the boots beside the tests of the checks)
-	@$(MAKE) --no-print-directory -j2 -Otarget check-kernel check-checks
+check: packages $(CHECKS)	## Run every check, in that order
 	@echo "make check: all checks passed"
 
 check-tangle:			## tangled/ and patches/ equal what the book tangles to

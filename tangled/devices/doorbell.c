@@ -647,7 +647,7 @@ static void print_guest_buffer(const struct vm *vm)
 }
 
 static const char * const compared_stats[] = {
-	"io_exits", "irq_window_exits", "halt_exits",
+	"io_exits", "halt_exits",
 };
 static void read_at(int fd, void *buf, size_t size, off_t offset, const char *what)
 {
