@@ -15,19 +15,19 @@
 #define BOOT_DS		0x18	/* and entry 3 */
 #define CODE_TYPE	0xb	/* code: execute/read, accessed */
 #define DATA_TYPE	0x3	/* data: read/write, accessed */
-static void get_sregs(int vcpufd, struct kvm_sregs *sregs)
+void get_sregs(int vcpufd, struct kvm_sregs *sregs)
 {
 	if (ioctl(vcpufd, KVM_GET_SREGS, sregs) == -1)
 		err(1, "KVM_GET_SREGS");
 }
 
-static void set_sregs(int vcpufd, const struct kvm_sregs *sregs)
+void set_sregs(int vcpufd, const struct kvm_sregs *sregs)
 {
 	if (ioctl(vcpufd, KVM_SET_SREGS, sregs) == -1)
 		err(1, "KVM_SET_SREGS");
 }
 
-static struct kvm_segment flat_segment(__u16 selector, __u8 type, int code64)
+struct kvm_segment flat_segment(__u16 selector, __u8 type, int code64)
 {
 	return (struct kvm_segment) {
 		.base = 0,
@@ -43,7 +43,7 @@ static struct kvm_segment flat_segment(__u16 selector, __u8 type, int code64)
 	};
 }
 
-static void set_flat_segments(struct kvm_sregs *sregs, int code64)
+void set_flat_segments(struct kvm_sregs *sregs, int code64)
 {
 	struct kvm_segment data = flat_segment(BOOT_DS, DATA_TYPE, 0);
 

@@ -115,12 +115,6 @@ static void set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid)
 		err(1, "KVM_SET_CPUID2");
 }
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-/* Put each name at its own number; numbers nobody defined stay NULL. */
-#define NAME(value) \
-	[value] = #value
-
 static const char *lookup_name(const char * const *names, size_t count, unsigned int value)
 {
 	if (value < count && names[value])
@@ -243,6 +237,8 @@ static void stop_timer(void)
 		err(1, "setitimer");
 }
 
+/* The VMM runs the guest with a loop of its own, not Part I's. */
+static void run_until_halt(const struct vm *vm) __attribute__((unused));
 static void enter_guest(const struct vm *vm)
 {
 	if (ioctl(vm->vcpu, KVM_RUN, 0) == -1) {
@@ -290,11 +286,9 @@ static void run_until_halt(const struct vm *vm)
 	}
 }
 
-/* This program runs the guest with a loop of its own, not Part I's. */
-static void run_until_halt(const struct vm *vm) __attribute__((unused));
 
 /* The device whose window holds all len bytes at addr, or NULL. */
-static const struct device *find_device(const struct bus *bus, __u64 addr, __u32 len)
+const struct device *find_device(const struct bus *bus, __u64 addr, __u32 len)
 {
 	size_t i;
 
@@ -309,8 +303,8 @@ static const struct device *find_device(const struct bus *bus, __u64 addr, __u32
 }
 
 /* Give len bytes at offset to dev, or fill them from it: one call a byte. */
-static void access_device(const struct device *dev, __u64 offset, __u32 len,
-			  bool write, __u8 *data)
+void access_device(const struct device *dev, __u64 offset, __u32 len, bool write,
+		   __u8 *data)
 {
 	__u32 i;
 
@@ -323,7 +317,7 @@ static void access_device(const struct device *dev, __u64 offset, __u32 len,
 }
 
 /* Give an MMIO exit to its device, and return it; NULL when none has the address. */
-static const struct device *bus_mmio(const struct bus *bus, struct kvm_run *run)
+const struct device *bus_mmio(const struct bus *bus, struct kvm_run *run)
 {
 	const struct device *dev = find_device(bus, run->mmio.phys_addr, run->mmio.len);
 
@@ -335,7 +329,7 @@ static const struct device *bus_mmio(const struct bus *bus, struct kvm_run *run)
 }
 
 /* Give a port exit to its device, and return it; NULL when none has the port. */
-static const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
+const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
 {
 	const struct device *dev = run->io.count == 1 ?
 		find_device(bus, run->io.port, run->io.size) : NULL;
@@ -369,7 +363,7 @@ unsigned long tsc_khz(const struct vm *vm)
 }
 
 /* Give the exit in run to its bus, or to Part I's handlers; true when the guest is done. */
-static bool dispatch_exit(struct machine *m, struct kvm_run *run)
+bool dispatch_exit(struct machine *m, struct kvm_run *run)
 {
 	const struct device *dev;
 
@@ -385,13 +379,13 @@ static bool dispatch_exit(struct machine *m, struct kvm_run *run)
 }
 
 /* Handle the exit that ended KVM_RUN; true when the guest is done. */
-static bool handle_exit(struct machine *m)
+bool handle_exit(struct machine *m)
 {
 	m->exits++;
 	return dispatch_exit(m, m->vm.run);
 }
 
-static void run_machine(struct machine *m)
+void run_machine(struct machine *m)
 {
 	start_timer(m->vm.run);
 	do

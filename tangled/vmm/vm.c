@@ -106,11 +106,3 @@ void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len)
 	return (char *)vm->mem + addr;
 }
 
-void irq_line(int vmfd, __u32 irq, int level)
-{
-	struct kvm_irq_level line = { .irq = irq, .level = level };
-
-	if (ioctl(vmfd, KVM_IRQ_LINE, &line) == -1)
-		err(1, "KVM_IRQ_LINE");
-}
-

@@ -9,6 +9,10 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* Put each name at its own number; numbers nobody defined stay NULL. */
+#define NAME(value) \
+	[value] = #value
+
 #define SERIAL_PORT	0x3f8	/* COM1: the console */
 #define RUN_TIMEOUT	30	/* seconds of the guest's life, boot to reset */
 

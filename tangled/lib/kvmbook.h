@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * kvmbook.h: the book's library, what the programs after Part I share.
+ * Each function is defined, and explained, in the chapter its comment names.
+ */
+#ifndef KVMBOOK_H
+#define KVMBOOK_H
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <linux/kvm.h>
+#define GUEST_ADDR	0x1000	/* guest-physical address of the code */
+#define SERIAL_PORT	0x3f8	/* COM1, the PC's first serial port */
+#define GUEST_MEM_SIZE	0x1000	/* one page */
+#define RUN_TIMEOUT	3	/* seconds the guest gets to halt */
+/* What a VMM keeps for a VM with one vCPU. */
+struct vm {
+	int kvm;		/* /dev/kvm: system ioctls */
+	int fd;			/* the VM: its memory and its vCPUs */
+	int vcpu;		/* the vCPU: its registers, KVM_RUN */
+	void *mem;		/* the guest's memory, as this process sees it */
+	struct kvm_run *run;	/* shared with the kernel: why KVM_RUN returned */
+};
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Put each name at its own number; numbers nobody defined stay NULL. */
+#define NAME(value) \
+	[value] = #value
+
+/* Chapter "Opening KVM and checking its API" */
+int open_kvm(void);
+void check_api_version(int kvm);
+void check_extension(int kvm, int cap, const char *name);
+/* Chapter "A VM and its memory" */
+int create_vm(int kvm);
+void *add_guest_memory(int vmfd);
+void load_code(void *mem, const __u8 *code, size_t size);
+/* Chapter "The vCPU and its registers" */
+int create_vcpu(int vmfd);
+struct kvm_run *map_run(int kvm, int vcpufd);
+void set_special_registers(int vcpufd);
+void set_registers(int vcpufd);
+void create_machine(struct vm *vm, const __u8 *code, size_t size);
+void add_vcpu(struct vm *vm);
+void set_up_vm(struct vm *vm, const __u8 *code, size_t size);
+/* Chapter "The run loop" */
+const char *lookup_name(const char * const *names, size_t count, unsigned int value);
+const char *exit_reason_name(unsigned int reason);
+void flush_stdout(void);
+void handle_io(const struct kvm_run *run);
+void report_fail_entry(const struct kvm_run *run);
+const char *suberror_name(unsigned int suberror);
+void report_internal_error(const struct kvm_run *run);
+void report_mmio(const struct kvm_run *run);
+void enter_guest(const struct vm *vm);
+bool respond_to_exit(const struct kvm_run *run);
+void run_until_halt(const struct vm *vm);
+/* Chapter "A run with a time limit" */
+void stop_guest(int signal);
+void start_timer(struct kvm_run *run);
+void stop_timer(void);
+
+void get_sregs(int vcpufd, struct kvm_sregs *sregs);
+void set_sregs(int vcpufd, const struct kvm_sregs *sregs);
+#include <asm/processor-flags.h>
+#define BOOT_CS		0x10	/* Linux's boot protocols: GDT entry 2 */
+#define BOOT_DS		0x18	/* and entry 3 */
+#define CODE_TYPE	0xb	/* code: execute/read, accessed */
+#define DATA_TYPE	0x3	/* data: read/write, accessed */
+struct kvm_segment flat_segment(__u16 selector, __u8 type, int code64);
+void set_flat_segments(struct kvm_sregs *sregs, int code64);
+void print_vcpu_stats(int vcpufd, const char * const *names, size_t count);
+/* A device as the bus sees it: a window and the two calls it answers. */
+struct device {
+	__u64 base;			/* first address of its window */
+	__u64 size;			/* bytes in the window */
+	void *state;			/* what read and write are given */
+	__u8 (*read)(void *state, __u64 offset);
+	void (*write)(void *state, __u64 offset, __u8 value);
+	const char *name;		/* for the VMM's reports */
+};
+
+struct bus {
+	const struct device *devices;
+	size_t count;
+};
+
+#define MAX_DEVICES	8	/* on a bus, for the counts by device */
+
+struct machine {
+	struct vm vm;
+	struct bus mmio;			/* devices by guest-physical address */
+	struct bus pio;				/* devices by port */
+	unsigned long exits;			/* times KVM_RUN returned to the VMM */
+	unsigned long by_address[MAX_DEVICES];	/* MMIO exits, by device */
+	unsigned long by_port[MAX_DEVICES];	/* port exits, by device */
+	bool done;				/* set by a device when the guest has finished */
+};
+
+const struct device *find_device(const struct bus *bus, __u64 addr, __u32 len);
+void access_device(const struct device *dev, __u64 offset, __u32 len, bool write,
+		   __u8 *data);
+const struct device *bus_mmio(const struct bus *bus, struct kvm_run *run);
+const struct device *bus_pio(const struct bus *bus, struct kvm_run *run);
+bool dispatch_exit(struct machine *m, struct kvm_run *run);
+bool handle_exit(struct machine *m);
+void run_machine(struct machine *m);
+void print_count(const char *name, unsigned long value);
+#define DONE_PORT	0xf4	/* write: the guest has finished */
+__u8 done_read(void *state, __u64 offset);
+void done_write(void *state, __u64 offset, __u8 value);
+void create_irqchip_and_pit(int vmfd);
+void irq_line(int vmfd, __u32 irq, int level);
+#endif

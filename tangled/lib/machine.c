@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* machine.c: the bus that gives exits to devices, and the machine's run loop. */
+#include "kvmbook.h"
+
+/* The device whose window holds all len bytes at addr, or NULL. */
+const struct device *find_device(const struct bus *bus, __u64 addr, __u32 len)
+{
+	size_t i;
+
+	for (i = 0; i < bus->count; i++) {
+		const struct device *dev = &bus->devices[i];
+
+		if (addr >= dev->base && addr - dev->base < dev->size &&
+		    len <= dev->size - (addr - dev->base))
+			return dev;
+	}
+	return NULL;
+}
+
+/* Give len bytes at offset to dev, or fill them from it: one call a byte. */
+void access_device(const struct device *dev, __u64 offset, __u32 len, bool write,
+		   __u8 *data)
+{
+	__u32 i;
+
+	for (i = 0; i < len; i++) {
+		if (write)
+			dev->write(dev->state, offset + i, data[i]);
+		else
+			data[i] = dev->read(dev->state, offset + i);
+	}
+}
+
+/* Give an MMIO exit to its device, and return it; NULL when none has the address. */
+const struct device *bus_mmio(const struct bus *bus, struct kvm_run *run)
+{
+	const struct device *dev = find_device(bus, run->mmio.phys_addr, run->mmio.len);
+
+	if (!dev || run->mmio.len > sizeof(run->mmio.data))
+		return NULL;
+	access_device(dev, run->mmio.phys_addr - dev->base, run->mmio.len,
+		      run->mmio.is_write, run->mmio.data);
+	return dev;
+}
+
+/* Give a port exit to its device, and return it; NULL when none has the port. */
+const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
+{
+	const struct device *dev = run->io.count == 1 ?
+		find_device(bus, run->io.port, run->io.size) : NULL;
+
+	if (!dev)
+		return NULL;
+	access_device(dev, run->io.port - dev->base, run->io.size,
+		      run->io.direction == KVM_EXIT_IO_OUT,
+		      (__u8 *)run + run->io.data_offset);
+	return dev;
+}
+
+/* Give the exit in run to its bus, or to Part I's handlers; true when the guest is done. */
+bool dispatch_exit(struct machine *m, struct kvm_run *run)
+{
+	const struct device *dev;
+
+	if (run->exit_reason == KVM_EXIT_MMIO && (dev = bus_mmio(&m->mmio, run))) {
+		m->by_address[dev - m->mmio.devices]++;
+		return m->done;
+	}
+	if (run->exit_reason == KVM_EXIT_IO && (dev = bus_pio(&m->pio, run))) {
+		m->by_port[dev - m->pio.devices]++;
+		return m->done;
+	}
+	return respond_to_exit(run);
+}
+
+/* Handle the exit that ended KVM_RUN; true when the guest is done. */
+bool handle_exit(struct machine *m)
+{
+	m->exits++;
+	return dispatch_exit(m, m->vm.run);
+}
+
+void run_machine(struct machine *m)
+{
+	start_timer(m->vm.run);
+	do
+		enter_guest(&m->vm);
+	while (!handle_exit(m));
+	stop_timer();
+}
+
+void print_count(const char *name, unsigned long value)
+{
+	printf("%-20s %lu\n", name, value);
+}
+
+__u8 done_read(void *state, __u64 offset)
+{
+	(void)state;
+	(void)offset;
+	return 0;
+}
+
+void done_write(void *state, __u64 offset, __u8 value)
+{
+	bool *done = state;
+
+	(void)offset;
+	(void)value;
+	*done = true;
+}
+
