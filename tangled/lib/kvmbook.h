@@ -21,15 +21,15 @@
 #define SERIAL_PORT	0x3f8	/* COM1, the PC's first serial port */
 #define GUEST_MEM_SIZE	0x1000	/* one page */
 #define RUN_TIMEOUT	3	/* seconds the guest gets to halt */
-/* What a VMM keeps for a VM with one vCPU. */
+/* What a VMM keeps for a VM with one vCPU, and the size of its RAM. */
 struct vm {
 	int kvm;		/* /dev/kvm: system ioctls */
 	int fd;			/* the VM: its memory and its vCPUs */
 	int vcpu;		/* the vCPU: its registers, KVM_RUN */
 	void *mem;		/* the guest's memory, as this process sees it */
 	struct kvm_run *run;	/* shared with the kernel: why KVM_RUN returned */
+	size_t mem_size;	/* bytes of RAM from guest-physical 0, where mem is RAM */
 };
-
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* Put each name at its own number; numbers nobody defined stay NULL. */
@@ -120,4 +120,107 @@ __u8 done_read(void *state, __u64 offset);
 void done_write(void *state, __u64 offset, __u8 value);
 void create_irqchip_and_pit(int vmfd);
 void irq_line(int vmfd, __u32 irq, int level);
+#include <pthread.h>
+#define NR_VCPUS	2
+
+struct smp_machine;
+
+/* A vCPU, and what its thread and the VMM know of it. */
+struct vcpu_thread {
+	struct smp_machine *sm;
+	int id;
+	int fd;
+	struct kvm_run *run;
+	pthread_t thread;
+	bool started;		/* its thread has been created */
+	bool running;		/* its thread is in its run loop */
+	bool stopped;		/* the VMM stopped it: KVM_RUN failed with EINTR */
+	unsigned long exits;	/* times KVM_RUN returned to its thread */
+	unsigned long eagains;	/* times KVM_RUN failed with EAGAIN */
+};
+
+/* Part III's machine, its vCPUs, and the lock they take to reach a device. */
+struct smp_machine {
+	struct machine m;	/* memory, buses, done; m.vm holds vCPU 0 */
+	struct vcpu_thread vcpus[NR_VCPUS];
+	pthread_mutex_t lock;	/* held while a vCPU's exit is handled */
+	pthread_cond_t changed;	/* signalled when a vCPU's run loop ends */
+};
+
+void add_vcpus(struct smp_machine *sm);
+void set_entry(int vcpufd, __u64 rip, __u64 rbx);
+void install_kick(void);
+void start_vcpu(struct vcpu_thread *v);
+void stop_vcpus_when_done(struct smp_machine *sm);
+void print_vcpus(const struct smp_machine *sm);
+void print_mp_state(const struct vcpu_thread *v);
+struct kvm_cpuid2 *get_supported_cpuid(int kvm);
+void hide_virtualization(struct kvm_cpuid2 *cpuid);
+void set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid);
+/* The linking VMM's: len bytes of guest memory at addr, or NULL if not all are there. */
+void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len);
+/* virtq.c */
+#define VIRTQ_SIZE	64	/* the most entries a queue may have */
+
+/* A split virtqueue as its device sees it: three areas of guest memory. */
+struct virtq {
+	__u16 num;		/* entries: a power of two the driver chose */
+	__u64 desc;		/* guest-physical: the descriptor table */
+	__u64 avail;		/* the available ring: chains for the device */
+	__u64 used;		/* the used ring: chains given back */
+	bool ready;		/* set up by the driver and checked by the VMM */
+	const char *error;	/* why the device stopped using it, if it did */
+	__u16 next_avail;	/* the next available entry to take */
+	__u16 next_used;	/* the next used entry to fill */
+};
+
+/* One buffer of a chain, given to a device; returns the bytes written to it. */
+typedef __u32 (*virtq_buffer)(void *state, void *data, __u32 len, bool writable);
+
+int virtq_start(const struct vm *vm, struct virtq *q);
+int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state);
+bool virtq_wants_interrupt(const struct vm *vm, const struct virtq *q);
+/* virtio-mmio.c */
+#define VIRTIO_QUEUES		2	/* the most queues a device of this VMM has */
+#define VIRTIO_MMIO_SIZE	0x1000	/* each device's window */
+
+struct virtio_mmio;
+
+/* What a virtio device tells the transport about itself. */
+struct virtio {
+	const char *name;
+	__u32 id;			/* VIRTIO_ID_*: which kind of device */
+	__u64 features;			/* offered besides VIRTIO_F_VERSION_1 */
+	unsigned int queues;		/* at most VIRTIO_QUEUES */
+	void (*notify)(struct virtio_mmio *t, unsigned int queue);
+	void *state;			/* the device's, for notify */
+};
+
+/* Version 2 of virtio's MMIO registers, and the device behind them. */
+struct virtio_mmio {
+	const struct vm *vm;
+	__u32 irq;			/* its interrupt line */
+	struct virtio dev;
+	__u32 latch;			/* a register's bytes, as they are written */
+	__u32 device_features_sel, driver_features_sel, queue_sel;
+	__u64 driver_features;		/* accepted by the driver */
+	__u32 status;			/* VIRTIO_CONFIG_S_*: the driver's progress */
+	__u32 interrupt_status;		/* VIRTIO_MMIO_INT_*: why the line is up */
+	bool line;			/* the level last given to KVM */
+	struct virtq queue[VIRTIO_QUEUES];
+	unsigned long notifications;	/* doorbells rung */
+	unsigned long interrupts;	/* times the line went up */
+};
+
+struct device virtio_mmio_device(struct virtio_mmio *t, const struct vm *vm, __u64 base,
+				 __u32 irq, struct virtio dev);
+void virtio_used(struct virtio_mmio *t, unsigned int queue, int served);
+/* virtio-console.c */
+struct virtio_console {
+	struct virtio_mmio mmio;
+	unsigned long sent;	/* bytes written by the guest */
+};
+
+struct device virtio_console_device(struct virtio_console *console, const struct vm *vm,
+				    __u64 base, __u32 irq);
 #endif

@@ -11,51 +11,6 @@
 #include <asm/processor-flags.h>
 #include "vmm.h"
 
-#define BOOT_CS		0x10	/* Linux's boot protocols: GDT entry 2 */
-#define BOOT_DS		0x18	/* and entry 3 */
-#define CODE_TYPE	0xb	/* code: execute/read, accessed */
-#define DATA_TYPE	0x3	/* data: read/write, accessed */
-void get_sregs(int vcpufd, struct kvm_sregs *sregs)
-{
-	if (ioctl(vcpufd, KVM_GET_SREGS, sregs) == -1)
-		err(1, "KVM_GET_SREGS");
-}
-
-void set_sregs(int vcpufd, const struct kvm_sregs *sregs)
-{
-	if (ioctl(vcpufd, KVM_SET_SREGS, sregs) == -1)
-		err(1, "KVM_SET_SREGS");
-}
-
-struct kvm_segment flat_segment(__u16 selector, __u8 type, int code64)
-{
-	return (struct kvm_segment) {
-		.base = 0,
-		.limit = 0xffffffff,
-		.selector = selector,
-		.type = type,
-		.present = 1,
-		.dpl = 0,
-		.db = !code64,
-		.s = 1,
-		.l = code64,
-		.g = 1,
-	};
-}
-
-void set_flat_segments(struct kvm_sregs *sregs, int code64)
-{
-	struct kvm_segment data = flat_segment(BOOT_DS, DATA_TYPE, 0);
-
-	sregs->cs = flat_segment(BOOT_CS, CODE_TYPE, code64);
-	sregs->ds = data;
-	sregs->es = data;
-	sregs->fs = data;
-	sregs->gs = data;
-	sregs->ss = data;
-	sregs->cr0 |= X86_CR0_PE;
-}
-
 #define SETUP_HEADER	0x1f1		/* offset of struct setup_header in the file */
 #define HDRS_MAGIC	0x53726448	/* "HdrS" */
 #define ZERO_PAGE	0x10000		/* where the loader puts struct boot_params */

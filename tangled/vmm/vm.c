@@ -8,44 +8,6 @@
 #include <unistd.h>
 #include "vmm.h"
 
-static int open_kvm(void)
-{
-	int kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-
-	if (kvm == -1)
-		err(1, "/dev/kvm");
-	return kvm;
-}
-
-static void check_api_version(int kvm)
-{
-	int version = ioctl(kvm, KVM_GET_API_VERSION, 0);
-
-	if (version == -1)
-		err(1, "KVM_GET_API_VERSION");
-	if (version != KVM_API_VERSION)
-		errx(1, "KVM_GET_API_VERSION %d, expected %d", version, KVM_API_VERSION);
-}
-
-static void check_extension(int kvm, int cap, const char *name)
-{
-	int ret = ioctl(kvm, KVM_CHECK_EXTENSION, cap);
-
-	if (ret == -1)
-		err(1, "KVM_CHECK_EXTENSION %s", name);
-	if (!ret)
-		errx(1, "KVM lacks %s", name);
-}
-
-static int create_vm(int kvm)
-{
-	int fd = ioctl(kvm, KVM_CREATE_VM, 0UL);
-
-	if (fd == -1)
-		err(1, "KVM_CREATE_VM");
-	return fd;
-}
-
 #define TSS_ADDR	0xfffbd000	/* three pages KVM may use on Intel */
 #define IDENTITY_MAP	0xfffbc000	/* one page: KVM's identity page table */
 

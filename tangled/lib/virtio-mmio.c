@@ -4,7 +4,7 @@
 #include <string.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_mmio.h>
-#include "vmm.h"
+#include "kvmbook.h"
 
 #define VIRTIO_MAGIC	0x74726976	/* "virt", read as a little-endian word */
 #define VIRTIO_VENDOR	0x626d766b	/* "kvmb": the book's, no one's registered id */

@@ -3,7 +3,7 @@
 #include <err.h>
 #include <unistd.h>
 #include <linux/virtio_ids.h>
-#include "vmm.h"
+#include "kvmbook.h"
 
 #define CONSOLE_RECEIVE		0	/* the receive queue: buffers for input */
 #define CONSOLE_TRANSMIT	1	/* the transmit queue: the guest's output */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* virtq.c: the device's side of a split virtqueue. */
 #include <linux/virtio_ring.h>
-#include "vmm.h"
+#include "kvmbook.h"
 
 static __u64 desc_size(__u16 num)
 {

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* vcpus.c: vCPUs in threads of their own, and how the VMM stops them. */
+#include <stdlib.h>
+#include <time.h>
+#include "kvmbook.h"
+
+#define KICK_SIGNAL	SIGUSR1
+
+/* The run structure of the vCPU this thread runs, for the signal's handler. */
+static __thread struct kvm_run *own_run;
+
+static void kick(int signal)
+{
+	(void)signal;
+	own_run->immediate_exit = 1;
+}
+
+void install_kick(void)
+{
+	struct sigaction action = { .sa_handler = kick };	/* no SA_RESTART */
+
+	if (sigaction(KICK_SIGNAL, &action, NULL) == -1)
+		err(1, "sigaction");
+}
+
+static void lock_machine(struct smp_machine *sm)
+{
+	errno = pthread_mutex_lock(&sm->lock);
+	if (errno)
+		err(1, "pthread_mutex_lock");
+}
+
+static void unlock_machine(struct smp_machine *sm)
+{
+	errno = pthread_mutex_unlock(&sm->lock);
+	if (errno)
+		err(1, "pthread_mutex_unlock");
+}
+
+static int create_vcpu_with_id(int vmfd, int id)
+{
+	int fd = ioctl(vmfd, KVM_CREATE_VCPU, (unsigned long)id);
+
+	if (fd == -1)
+		err(1, "KVM_CREATE_VCPU %d", id);
+	return fd;
+}
+
+/* vCPU 0 as Part I makes it, and the others with their ids; registers unset. */
+void add_vcpus(struct smp_machine *sm)
+{
+	struct vm *vm = &sm->m.vm;
+	int i;
+
+	errno = pthread_mutex_init(&sm->lock, NULL);
+	if (errno)
+		err(1, "pthread_mutex_init");
+	errno = pthread_cond_init(&sm->changed, NULL);
+	if (errno)
+		err(1, "pthread_cond_init");
+	add_vcpu(vm);
+	sm->vcpus[0] = (struct vcpu_thread) { .sm = sm, .id = 0, .fd = vm->vcpu, .run = vm->run };
+	for (i = 1; i < NR_VCPUS; i++) {
+		int fd = create_vcpu_with_id(vm->fd, i);
+
+		sm->vcpus[i] = (struct vcpu_thread) {
+			.sm = sm, .id = i, .fd = fd, .run = map_run(vm->kvm, fd),
+		};
+	}
+}
+
+/* Start the vCPU at rip, with rbx in RBX; the rest as Part I set it. */
+void set_entry(int vcpufd, __u64 rip, __u64 rbx)
+{
+	struct kvm_regs regs;
+
+	if (ioctl(vcpufd, KVM_GET_REGS, &regs) == -1)
+		err(1, "KVM_GET_REGS");
+	regs.rip = rip;
+	regs.rbx = rbx;
+	if (ioctl(vcpufd, KVM_SET_REGS, &regs) == -1)
+		err(1, "KVM_SET_REGS");
+}
+
+/* Handle the exit that ended this vCPU's KVM_RUN; true when the guest is done. */
+static bool handle_vcpu_exit(struct vcpu_thread *v)
+{
+	bool done;
+
+	lock_machine(v->sm);
+	v->exits++;
+	done = dispatch_exit(&v->sm->m, v->run);
+	unlock_machine(v->sm);
+	return done;
+}
+
+static void *run_vcpu(void *arg)
+{
+	struct vcpu_thread *v = arg;
+
+	own_run = v->run;
+	for (;;) {
+		if (ioctl(v->fd, KVM_RUN, 0) == -1) {
+			if (errno == EAGAIN) {
+				v->eagains++;
+				continue;
+			}
+			if (errno != EINTR)
+				err(1, "KVM_RUN on vCPU %d", v->id);
+			v->stopped = true;
+			break;
+		}
+		if (handle_vcpu_exit(v))
+			break;
+	}
+	lock_machine(v->sm);
+	v->running = false;
+	errno = pthread_cond_broadcast(&v->sm->changed);
+	if (errno)
+		err(1, "pthread_cond_broadcast");
+	unlock_machine(v->sm);
+	return NULL;
+}
+
+void start_vcpu(struct vcpu_thread *v)
+{
+	v->started = true;
+	v->running = true;
+	errno = pthread_create(&v->thread, NULL, run_vcpu, v);
+	if (errno)
+		err(1, "pthread_create");
+}
+
+static const char *mp_state_name(unsigned int state)
+{
+	static const char * const names[] = {
+		NAME(KVM_MP_STATE_RUNNABLE), NAME(KVM_MP_STATE_UNINITIALIZED),
+		NAME(KVM_MP_STATE_INIT_RECEIVED), NAME(KVM_MP_STATE_HALTED),
+		NAME(KVM_MP_STATE_SIPI_RECEIVED), NAME(KVM_MP_STATE_STOPPED),
+		NAME(KVM_MP_STATE_CHECK_STOP), NAME(KVM_MP_STATE_OPERATING),
+		NAME(KVM_MP_STATE_LOAD), NAME(KVM_MP_STATE_AP_RESET_HOLD),
+		NAME(KVM_MP_STATE_SUSPENDED),
+	};
+
+	return lookup_name(names, ARRAY_SIZE(names), state);
+}
+
+void print_mp_state(const struct vcpu_thread *v)
+{
+	struct kvm_mp_state mp;
+
+	if (ioctl(v->fd, KVM_GET_MP_STATE, &mp) == -1)
+		err(1, "KVM_GET_MP_STATE");
+	printf("vCPU %d is %s\n", v->id, mp_state_name(mp.mp_state));
+	flush_stdout();
+}
+
+static const char * const compared_stats[] = {
+	"io_exits", "signal_exits",
+};
+/* Wait until the guest is done, then stop every vCPU and wait for its thread. */
+void stop_vcpus_when_done(struct smp_machine *sm)
+{
+	struct timespec limit;
+	int i;
+
+	if (clock_gettime(CLOCK_REALTIME, &limit) == -1)
+		err(1, "clock_gettime");
+	limit.tv_sec += RUN_TIMEOUT;
+	lock_machine(sm);
+	while (!sm->m.done) {
+		errno = pthread_cond_timedwait(&sm->changed, &sm->lock, &limit);
+		if (errno == ETIMEDOUT)
+			errx(1, "guest did not finish within %d s", RUN_TIMEOUT);
+		if (errno)
+			err(1, "pthread_cond_timedwait");
+	}
+	for (i = 0; i < NR_VCPUS; i++) {
+		if (!sm->vcpus[i].running)
+			continue;
+		errno = pthread_kill(sm->vcpus[i].thread, KICK_SIGNAL);
+		if (errno)
+			err(1, "pthread_kill");
+	}
+	unlock_machine(sm);
+	for (i = 0; i < NR_VCPUS; i++) {
+		if (!sm->vcpus[i].started)
+			continue;
+		errno = pthread_join(sm->vcpus[i].thread, NULL);
+		if (errno)
+			err(1, "pthread_join");
+	}
+}
+
+void print_vcpus(const struct smp_machine *sm)
+{
+	int i;
+
+	for (i = 0; i < NR_VCPUS; i++) {
+		const struct vcpu_thread *v = &sm->vcpus[i];
+
+		printf("vCPU %d %s\n", v->id, v->stopped ? "stopped by the VMM" : "finished");
+		print_count("exits to the VMM", v->exits);
+		print_count("EAGAIN from KVM_RUN", v->eagains);
+		print_vcpu_stats(v->fd, compared_stats, ARRAY_SIZE(compared_stats));
+	}
+}
+
