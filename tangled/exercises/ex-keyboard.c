@@ -1,15 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "kvmbook.h"
 /* ex-keyboard: a guest that reads a key from a port the VMM answers. */
-static const __u8 guest_code[] = {
-	0xe4, 0x60,		/* in $0x60, %al */
-	0x2c, 0x20,		/* sub $0x20, %al */
-	0xba, 0xf8, 0x03,	/* mov $0x3f8, %dx */
-	0xee,			/* out %al, (%dx) */
-	0xb0, '\n',		/* mov $'\n', %al */
-	0xee,			/* out %al, (%dx) */
-	0xf4,			/* hlt */
-};
+#include "guests/ex-keyboard.h"
 #define KEYBOARD_PORT	0x60	/* a PC keyboard controller's data port */
 #define KEY		'k'	/* the one key ever pressed */
 

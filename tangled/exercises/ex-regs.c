@@ -1,16 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "kvmbook.h"
 /* ex-regs: the 2+2 guest, and its registers after it halted. */
-static const __u8 guest_code[] = {
-	0xba, 0xf8, 0x03,	/* mov $0x3f8, %dx */
-	0x00, 0xd8,		/* add %bl, %al */
-	0x04, '0',		/* add $'0', %al */
-	0xee,			/* out %al, (%dx) */
-	0xb0, '\n',		/* mov $'\n', %al */
-	0xee,			/* out %al, (%dx) */
-	0xf4,			/* hlt */
-};
-
+#include "guests/kvmtest.h"
 static void print_registers(int vcpufd)
 {
 	struct kvm_regs regs;

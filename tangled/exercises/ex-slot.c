@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "kvmbook.h"
 /* ex-slot: the guest that stored to 0x2000, now with a memory slot there. */
-static const __u8 guest_code[] = {
-	0x00, 0xd8,		/* add %bl, %al */
-	0x04, '0',		/* add $'0', %al */
-	0xa2, 0x00, 0x20,	/* mov %al, 0x2000 */
-	0xf4,			/* hlt */
-};
+#include "guests/mmio-write.h"
 #define RESULT_SLOT	1	/* slot 0 is the code's page */
 #define RESULT_ADDR	0x2000	/* guest-physical address of the result page */
 

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "kvmbook.h"
 /* hang: a guest that never halts, stopped by the program's own timer. */
-static const __u8 guest_code[] = {
-	0xeb, 0xfe,		/* jmp . */
-};
+#include "guests/hang.h"
 int main(void)
 {
 	struct vm vm;

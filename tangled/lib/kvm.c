@@ -314,6 +314,16 @@ static void run_until_halt(const struct vm *vm)
 }
 
 #undef static
+/* Part I's VM with the guest's code, changed by change before its first KVM_RUN. */
+void run_with_change(const __u8 *code, size_t size, void (*change)(struct vm *vm))
+{
+	struct vm vm;
+
+	set_up_vm(&vm, code, size);
+	change(&vm);
+	run_until_halt(&vm);
+}
+
 void get_sregs(int vcpufd, struct kvm_sregs *sregs)
 {
 	if (ioctl(vcpufd, KVM_GET_SREGS, sregs) == -1)

@@ -69,6 +69,7 @@ void stop_guest(int signal);
 void start_timer(struct kvm_run *run);
 void stop_timer(void);
 
+void run_with_change(const __u8 *code, size_t size, void (*change)(struct vm *vm));
 void get_sregs(int vcpufd, struct kvm_sregs *sregs);
 void set_sregs(int vcpufd, const struct kvm_sregs *sregs);
 #include <asm/processor-flags.h>
@@ -115,11 +116,58 @@ bool dispatch_exit(struct machine *m, struct kvm_run *run);
 bool handle_exit(struct machine *m);
 void run_machine(struct machine *m);
 void print_count(const char *name, unsigned long value);
+#define CONSOLE_ADDR	0x8000	/* guest-physical: the console's page */
+#define CONSOLE_SIZE	0x1000
+#define CONSOLE_DATA	0	/* write: a byte to print */
+#define CONSOLE_STATUS	1	/* read: bytes printed so far */
+struct console {
+	unsigned int printed;	/* bytes written to the data register */
+	unsigned int reads;	/* reads of the status register */
+};
+
+__u8 console_read(void *state, __u64 offset);
+void console_write(void *state, __u64 offset, __u8 value);
 #define DONE_PORT	0xf4	/* write: the guest has finished */
 __u8 done_read(void *state, __u64 offset);
 void done_write(void *state, __u64 offset, __u8 value);
 void create_irqchip_and_pit(int vmfd);
 void irq_line(int vmfd, __u32 irq, int level);
+#define UART_PORT	0x3f8	/* COM1 */
+#define UART_IRQ	4	/* COM1's interrupt line */
+#define UART_RBR	0	/* read: the received byte */
+#define UART_THR	0	/* write: a byte to send */
+#define UART_IER	1	/* interrupt enable */
+#define UART_IER_RDI	0x01	/* interrupt when a byte was received */
+#define UART_IER_THRI	0x02	/* interrupt when the transmitter is empty */
+#define UART_IIR	2	/* read: the pending interrupt */
+#define UART_IIR_NONE	0x01	/* no interrupt pending */
+#define UART_IIR_THRI	0x02	/* the transmitter is empty */
+#define UART_IIR_RDI	0x04	/* a byte was received */
+#define UART_LCR	3	/* line control */
+#define UART_LCR_DLAB	0x80	/* offsets 0 and 1 are the divisor */
+#define UART_MCR	4	/* modem control */
+#define UART_MCR_LOOP	0x10	/* loopback: MCR's outputs come back in MSR */
+#define UART_LSR	5	/* line status */
+#define UART_LSR_DR	0x01	/* a received byte is waiting */
+#define UART_LSR_THRE	0x60	/* ready to send (THR and shifter empty) */
+#define UART_MSR	6	/* modem status */
+#define UART_MSR_LINES	0xb0	/* carrier, data set ready, clear to send */
+#define UART_SCR	7	/* scratch */
+struct serial {
+	int vmfd;		/* for its interrupt line */
+	__u8 ier, lcr, mcr, scr, dll, dlm;
+	const char *bytes;	/* received: bytes[pos] to bytes[len - 1] wait for the guest */
+	size_t len, pos;
+	void (*refill)(void *owner);	/* asked for more when the guest finds none */
+	void *owner;		/* what refill is given */
+	bool thr_empty;		/* "transmitter empty" raised, IIR not yet read */
+	bool keeps_high;	/* never lowers its line: an experiment's mistake */
+	bool line;		/* the level last given to KVM */
+	unsigned long sent, raised, lowered;
+};
+
+struct device serial_device(struct serial *uart, int vmfd);
+void serial_receive(struct serial *uart, const char *bytes, size_t len);
 #include <pthread.h>
 #define NR_VCPUS	2
 
@@ -223,4 +271,41 @@ struct virtio_console {
 
 struct device virtio_console_device(struct virtio_console *console, const struct vm *vm,
 				    __u64 base, __u32 irq);
+#define DR7_L0		0x1		/* DR7: enable the breakpoint in DR0 */
+#define DR6_B0		0x1		/* DR6: the breakpoint in DR0 was hit */
+#define DR6_BS		0x4000		/* DR6: a single step */
+#define RFLAGS_RF	0x10000		/* RFLAGS: resume, ignoring instruction breakpoints */
+void set_guest_debug(int vcpufd, __u32 control, __u64 dr0);
+void get_regs(int vcpufd, struct kvm_regs *regs);
+#define STOP_AFTER	3	/* lines the guest prints before the snapshot */
+/* Everything that makes up a VM with one vCPU. */
+struct snapshot {
+	struct kvm_regs regs;
+	struct kvm_sregs sregs;
+	struct kvm_fpu fpu;
+	struct kvm_msrs *msrs;		/* with msrs->nmsrs entries after it */
+	struct kvm_vcpu_events events;
+	struct kvm_mp_state mp_state;
+	__u8 mem[GUEST_MEM_SIZE];
+	struct kvm_irqchip pic[2];		/* the master and the slave PIC */
+	struct kvm_irqchip ioapic;
+	struct kvm_pit_state2 pit;
+	struct kvm_lapic_state lapic;
+};
+
+/* One piece of a VM's state: how to save it and how to put it back. */
+struct piece {
+	const char *name;
+	void (*save)(const struct vm *vm, struct snapshot *s);
+	void (*restore)(const struct vm *vm, struct snapshot *s);
+	bool chip;		/* only in a VM with in-kernel chips */
+};
+
+extern const struct piece pieces[];
+extern const size_t nr_pieces;
+bool run_lines(const struct vm *vm, unsigned int lines);
+void complete_exit(struct vm *vm);
+void destroy_vm(struct vm *vm);
+void create_empty_vm(struct vm *vm, bool chips);
+void snapshot_and_restore(struct vm *vm, const char *skip, bool chips);
 #endif

@@ -38,16 +38,7 @@ static void build_page_tables(__u64 *tables)
 	pd[0] = PTE_PRESENT | PTE_WRITABLE | PTE_LARGE;	/* the page at 0: 0 to 2 MiB */
 }
 
-static const __u8 guest_code[] = {
-	0x48, 0xb8, 0x00, 0x00, 0x00, 0x00,	/* movabs $0x4c00000000000000, %rax */
-	0x00, 0x00, 0x00, 'L',
-	0x48, 0xc1, 0xe8, 0x38,			/* shr $56, %rax */
-	0xba, 0xf8, 0x03, 0x00, 0x00,		/* mov $0x3f8, %edx */
-	0xee,					/* out %al, (%dx) */
-	0xb0, '\n',				/* mov $'\n', %al */
-	0xee,					/* out %al, (%dx) */
-	0xf4,					/* hlt */
-};
+#include "guests/longmode.h"
 static void change_initial_state(struct vm *vm)
 {
 	struct kvm_sregs sregs;
@@ -63,10 +54,6 @@ static void change_initial_state(struct vm *vm)
 }
 int main(void)
 {
-	struct vm vm;
-
-	set_up_vm(&vm, guest_code, sizeof(guest_code));
-	change_initial_state(&vm);
-	run_until_halt(&vm);
+	run_with_change(guest_code, sizeof(guest_code), change_initial_state);
 	return 0;
 }

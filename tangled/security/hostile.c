@@ -6,6 +6,10 @@
 #include <linux/virtio_ids.h>
 #include <linux/virtio_mmio.h>
 #include <linux/virtio_ring.h>
+#include "guests/hostile.h"
+#define WINDOW		0x8000	/* the console's registers */
+#define QUEUE_WORDS	0x1f00	/* the queue's size and places, as the guest reads them */
+#define DATA		0x1b00	/* the bytes a good buffer holds */
 /* The VMM's pointer to len bytes at guest-physical addr, or NULL if any of
  * them lies outside Part I's page. */
 void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len)
@@ -15,37 +19,6 @@ void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len)
 		return NULL;
 	return (char *)vm->mem + (addr - GUEST_ADDR);
 }
-
-static void destroy_vm(struct vm *vm)
-{
-	int size = ioctl(vm->kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
-
-	if (size == -1)
-		err(1, "KVM_GET_VCPU_MMAP_SIZE");
-	if (munmap(vm->run, size) == -1 || munmap(vm->mem, GUEST_MEM_SIZE) == -1)
-		err(1, "munmap");
-	if (close(vm->vcpu) == -1 || close(vm->fd) == -1 || close(vm->kvm) == -1)
-		err(1, "close");
-}
-
-#define WINDOW		0x8000	/* the console's registers */
-#define QUEUE_WORDS	0x1f00	/* the queue's size and places, as the guest reads them */
-#define DATA		0x1b00	/* the bytes a good buffer holds */
-
-static const __u8 guest_code[] = {
-	0x66, 0xc7, 0x06, 0x30, 0x80, 1, 0, 0, 0,	/* movl $1, 0x8030 */
-	0x66, 0xa1, 0x00, 0x1f,				/* mov 0x1f00, %eax */
-	0x66, 0xa3, 0x38, 0x80,				/* mov %eax, 0x8038 */
-	0x66, 0xa1, 0x04, 0x1f,				/* mov 0x1f04, %eax */
-	0x66, 0xa3, 0x80, 0x80,				/* mov %eax, 0x8080 */
-	0x66, 0xa1, 0x08, 0x1f,				/* mov 0x1f08, %eax */
-	0x66, 0xa3, 0x90, 0x80,				/* mov %eax, 0x8090 */
-	0x66, 0xa1, 0x0c, 0x1f,				/* mov 0x1f0c, %eax */
-	0x66, 0xa3, 0xa0, 0x80,				/* mov %eax, 0x80a0 */
-	0x66, 0xc7, 0x06, 0x44, 0x80, 1, 0, 0, 0,	/* movl $1, 0x8044 */
-	0x66, 0xc7, 0x06, 0x50, 0x80, 1, 0, 0, 0,	/* movl $1, 0x8050 */
-	0xf4,						/* hlt */
-};
 
 /* What a driver hands the device: the queue, its first descriptor, and the
  * available ring's index and first entry. */

@@ -1,39 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "kvmbook.h"
 /* breakpoint: stop Part I's guest at its first out, with int3 or with DR0. */
-static const __u8 guest_code[] = {
-	0xba, 0xf8, 0x03,	/* mov $0x3f8, %dx */
-	0x00, 0xd8,		/* add %bl, %al */
-	0x04, '0',		/* add $'0', %al */
-	0xee,			/* out %al, (%dx) */
-	0xb0, '\n',		/* mov $'\n', %al */
-	0xee,			/* out %al, (%dx) */
-	0xf4,			/* hlt */
-};
-
-#define DR7_L0		0x1		/* DR7: enable the breakpoint in DR0 */
-#define DR6_B0		0x1		/* DR6: the breakpoint in DR0 was hit */
-#define DR6_BS		0x4000		/* DR6: a single step */
-#define RFLAGS_RF	0x10000		/* RFLAGS: resume, ignoring instruction breakpoints */
-/* Debug the guest with the flags in control; dr0 is the hardware breakpoint, if any. */
-static void set_guest_debug(int vcpufd, __u32 control, __u64 dr0)
-{
-	struct kvm_guest_debug debug = { .control = KVM_GUESTDBG_ENABLE | control };
-
-	if (control & KVM_GUESTDBG_USE_HW_BP) {
-		debug.arch.debugreg[0] = dr0;
-		debug.arch.debugreg[7] = DR7_L0;	/* on execution, one byte */
-	}
-	if (ioctl(vcpufd, KVM_SET_GUEST_DEBUG, &debug) == -1)
-		err(1, "KVM_SET_GUEST_DEBUG");
-}
-
-static void get_regs(int vcpufd, struct kvm_regs *regs)
-{
-	if (ioctl(vcpufd, KVM_GET_REGS, regs) == -1)
-		err(1, "KVM_GET_REGS");
-}
-
+#include "guests/kvmtest.h"
 #define BREAK_ADDR	(GUEST_ADDR + 7)	/* the first out */
 #define INT3		0xcc
 

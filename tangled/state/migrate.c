@@ -2,35 +2,7 @@
 #include "kvmbook.h"
 /* migrate: move a guest that keeps writing to a second VM, in rounds of dirty pages. */
 #include <stdlib.h>
-static const __u8 guest_code[] = {
-	0xbb, 0x00, 0x20,		/* mov $0x2000, %bx */
-	0xfe, 0x07,			/* incb (%bx) */
-	0x80, 0xc7, 0x10,		/* add $0x10, %bh */
-	0x80, 0xff, 0xa0,		/* cmp $0xa0, %bh */
-	0x75, 0xf6,			/* jne 0x1003 */
-	0xe6, 0x80,			/* out %al, $0x80 */
-	0xb9, 0x03, 0x00,		/* mov $3, %cx */
-	0xfe, 0x06, 0x00, 0x20,		/* incb 0x2000 */
-	0xfe, 0x06, 0x00, 0x30,		/* incb 0x3000 */
-	0xe6, 0x80,			/* out %al, $0x80 */
-	0xe2, 0xf4,			/* loop 0x1012 */
-	0x30, 0xc0,			/* xor %al, %al */
-	0xbb, 0x00, 0x20,		/* mov $0x2000, %bx */
-	0x02, 0x07,			/* add (%bx), %al */
-	0x80, 0xc7, 0x10,		/* add $0x10, %bh */
-	0x80, 0xff, 0xa0,		/* cmp $0xa0, %bh */
-	0x75, 0xf6,			/* jne 0x1023 */
-	0xd4, 0x0a,			/* aam */
-	0x05, '0', '0',			/* add $0x3030, %ax */
-	0xba, 0xf8, 0x03,		/* mov $0x3f8, %dx */
-	0x86, 0xe0,			/* xchg %ah, %al */
-	0xee,				/* out %al, (%dx) */
-	0x88, 0xe0,			/* mov %ah, %al */
-	0xee,				/* out %al, (%dx) */
-	0xb0, '\n',			/* mov $'\n', %al */
-	0xee,				/* out %al, (%dx) */
-	0xf4,				/* hlt */
-};
+#include "guests/migrate.h"
 #define PAGE_SIZE	0x1000
 #define DATA_ADDR	0x2000	/* guest-physical: the data pages */
 #define DATA_PAGES	8
@@ -55,206 +27,6 @@ static bool run_to_tick(const struct vm *vm)
 	stop_timer();
 	return ticked;
 }
-
-/* Let KVM complete the instruction behind the last exit, and run nothing more. */
-static void complete_exit(struct vm *vm)
-{
-	vm->run->immediate_exit = 1;
-	if (ioctl(vm->vcpu, KVM_RUN, 0) == 0 || errno != EINTR)
-		err(1, "KVM_RUN with immediate_exit");
-	vm->run->immediate_exit = 0;
-}
-
-/* Everything that makes up a VM with one vCPU. */
-struct snapshot {
-	struct kvm_regs regs;
-	struct kvm_sregs sregs;
-	struct kvm_fpu fpu;
-	struct kvm_msrs *msrs;		/* with msrs->nmsrs entries after it */
-	struct kvm_vcpu_events events;
-	struct kvm_mp_state mp_state;
-	__u8 mem[GUEST_MEM_SIZE];
-	struct kvm_irqchip pic[2];		/* the master and the slave PIC */
-	struct kvm_irqchip ioapic;
-	struct kvm_pit_state2 pit;
-	struct kvm_lapic_state lapic;
-};
-
-/* MSRs every 64-bit x86 vCPU has, whatever its CPUID says. */
-static const __u32 saved_msrs[] = {
-	0x10,		/* IA32_TIME_STAMP_COUNTER */
-	0x174,		/* IA32_SYSENTER_CS */
-	0x175,		/* IA32_SYSENTER_ESP */
-	0x176,		/* IA32_SYSENTER_EIP */
-	0x277,		/* IA32_PAT */
-	0xc0000081,	/* STAR */
-	0xc0000082,	/* LSTAR */
-	0xc0000083,	/* CSTAR */
-	0xc0000084,	/* SFMASK */
-	0xc0000102,	/* KERNEL_GS_BASE */
-};
-static void state_ioctl(int fd, unsigned long request, void *arg, const char *name)
-{
-	if (ioctl(fd, request, arg) == -1)
-		err(1, "%s", name);
-}
-
-static void save_regs(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
-}
-
-static void restore_regs(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
-}
-
-static void save_sregs(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
-}
-
-static void restore_sregs(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
-}
-
-static void save_fpu(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_GET_FPU, &s->fpu, "KVM_GET_FPU");
-}
-
-static void restore_fpu(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_SET_FPU, &s->fpu, "KVM_SET_FPU");
-}
-
-static void save_events(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
-}
-
-static void restore_events(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
-}
-
-static void save_mp_state(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
-}
-
-static void restore_mp_state(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
-}
-
-static void save_memory(const struct vm *vm, struct snapshot *s)
-{
-	memcpy(s->mem, vm->mem, sizeof(s->mem));
-}
-
-static void restore_memory(const struct vm *vm, struct snapshot *s)
-{
-	memcpy(vm->mem, s->mem, sizeof(s->mem));
-}
-
-static void move_msrs(int vcpufd, unsigned long request, struct kvm_msrs *msrs,
-		      const char *name)
-{
-	int n = ioctl(vcpufd, request, msrs);
-
-	if (n == -1)
-		err(1, "%s", name);
-	if ((__u32)n != msrs->nmsrs)
-		errx(1, "%s: MSR 0x%x not moved", name, msrs->entries[n].index);
-}
-
-static void save_msrs(const struct vm *vm, struct snapshot *s)
-{
-	size_t i;
-
-	s->msrs = calloc(1, sizeof(*s->msrs) +
-			 ARRAY_SIZE(saved_msrs) * sizeof(s->msrs->entries[0]));
-	if (!s->msrs)
-		err(1, "calloc");
-	s->msrs->nmsrs = ARRAY_SIZE(saved_msrs);
-	for (i = 0; i < ARRAY_SIZE(saved_msrs); i++)
-		s->msrs->entries[i].index = saved_msrs[i];
-	move_msrs(vm->vcpu, KVM_GET_MSRS, s->msrs, "KVM_GET_MSRS");
-}
-
-static void restore_msrs(const struct vm *vm, struct snapshot *s)
-{
-	move_msrs(vm->vcpu, KVM_SET_MSRS, s->msrs, "KVM_SET_MSRS");
-}
-
-static void save_pic(const struct vm *vm, struct snapshot *s)
-{
-	s->pic[0].chip_id = KVM_IRQCHIP_PIC_MASTER;
-	s->pic[1].chip_id = KVM_IRQCHIP_PIC_SLAVE;
-	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[0], "KVM_GET_IRQCHIP master PIC");
-	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[1], "KVM_GET_IRQCHIP slave PIC");
-}
-
-static void restore_pic(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
-}
-
-static void save_ioapic(const struct vm *vm, struct snapshot *s)
-{
-	s->ioapic.chip_id = KVM_IRQCHIP_IOAPIC;
-	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->ioapic, "KVM_GET_IRQCHIP I/O APIC");
-}
-
-static void restore_ioapic(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
-}
-
-static void save_pit(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->fd, KVM_GET_PIT2, &s->pit, "KVM_GET_PIT2");
-}
-
-static void restore_pit(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->fd, KVM_SET_PIT2, &s->pit, "KVM_SET_PIT2");
-}
-
-static void save_lapic(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
-}
-
-static void restore_lapic(const struct vm *vm, struct snapshot *s)
-{
-	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
-}
-
-/* One piece of a VM's state: how to save it and how to put it back. */
-struct piece {
-	const char *name;
-	void (*save)(const struct vm *vm, struct snapshot *s);
-	void (*restore)(const struct vm *vm, struct snapshot *s);
-	bool chip;		/* only in a VM with in-kernel chips */
-};
-
-static const struct piece pieces[] = {
-	{ "memory", save_memory, restore_memory, false },
-	{ "pic", save_pic, restore_pic, true },
-	{ "ioapic", save_ioapic, restore_ioapic, true },
-	{ "pit", save_pit, restore_pit, true },
-	{ "lapic", save_lapic, restore_lapic, true },
-	{ "regs", save_regs, restore_regs, false },
-	{ "fpu", save_fpu, restore_fpu, false },
-	{ "sregs", save_sregs, restore_sregs, false },
-	{ "msrs", save_msrs, restore_msrs, false },
-	{ "events", save_events, restore_events, false },
-	{ "mp_state", save_mp_state, restore_mp_state, false },
-};
 
 /* A memory slot as both VMs have it: the same guest-physical range, two copies. */
 struct slot {
@@ -290,18 +62,6 @@ static __u8 *add_data_slot(int vmfd, const struct slot *slot)
 		err(1, "mmap data pages");
 	set_slot(vmfd, slot, mem, 0);
 	return mem;
-}
-
-/* A VM as KVM makes it, with in-kernel chips or without, and no guest. */
-static void create_empty_vm(struct vm *vm, bool chips)
-{
-	vm->kvm = open_kvm();
-	vm->fd = create_vm(vm->kvm);
-	vm->mem = add_guest_memory(vm->fd);	/* zeros */
-	if (chips)
-		create_irqchip_and_pit(vm->fd);
-	vm->vcpu = create_vcpu(vm->fd);		/* as after a reset */
-	vm->run = map_run(vm->kvm, vm->vcpu);
 }
 
 static void print_dirty_ring_size(int vmfd)
@@ -424,7 +184,7 @@ static void move_vcpu(const struct vm *from, const struct vm *to)
 	static struct snapshot snapshot;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(pieces); i++) {
+	for (i = 0; i < nr_pieces; i++) {
 		if (!strcmp(pieces[i].name, "memory") || pieces[i].chip)
 			continue;
 		pieces[i].save(from, &snapshot);

@@ -5,16 +5,7 @@
  * identity map and TSS that vm86 mode needs, at QEMU's addresses.
  */
 #include "kvmbook.h"
-static const __u8 guest_code[] = {
-	0xba, 0xf8, 0x03,	/* mov $0x3f8, %dx */
-	0x00, 0xd8,		/* add %bl, %al */
-	0x04, '0',		/* add $'0', %al */
-	0xee,			/* out %al, (%dx) */
-	0xb0, '\n',		/* mov $'\n', %al */
-	0xee,			/* out %al, (%dx) */
-	0xf4,			/* hlt */
-};
-
+#include "guests/kvmtest.h"
 #define IDENTITY_MAP_ADDR	0xfeffc000	/* QEMU's choice: one page */
 #define TSS_ADDR		0xfeffd000	/* and the next three pages */
 

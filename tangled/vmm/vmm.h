@@ -12,36 +12,6 @@ void create_pc(struct vm *vm);
 void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
 void run_pc(struct machine *m);
-/* serial.c */
-#define UART_PORT	0x3f8	/* COM1 */
-#define UART_IRQ	4	/* COM1's interrupt line */
-#define UART_RBR	0	/* read: the received byte */
-#define UART_THR	0	/* write: a byte to send */
-#define UART_IER	1	/* interrupt enable */
-#define UART_IER_RDI	0x01	/* interrupt when a byte was received */
-#define UART_LSR	5	/* line status */
-#define UART_LSR_DR	0x01	/* a received byte is waiting */
-#define UART_LSR_THRE	0x60	/* ready to send (THR and shifter empty) */
-#define UART_IIR	2	/* read: the pending interrupt */
-#define UART_LCR	3	/* line control */
-#define UART_MCR	4	/* modem control */
-#define UART_MSR	6	/* modem status */
-#define UART_SCR	7	/* scratch */
-#define UART_IER_THRI	0x02	/* interrupt when the transmitter is empty */
-#define UART_IIR_NONE	0x01	/* no interrupt pending */
-#define UART_IIR_THRI	0x02	/* the transmitter is empty */
-#define UART_LCR_DLAB	0x80	/* offsets 0 and 1 are the divisor */
-#define UART_MCR_LOOP	0x10	/* loopback: MCR's outputs come back in MSR */
-#define UART_MSR_LINES	0xb0	/* carrier, data set ready, clear to send */
-struct serial {
-	int vmfd;		/* for its interrupt line */
-	__u8 ier, lcr, mcr, scr, dll, dlm;
-	bool thr_empty;		/* "transmitter empty" raised, IIR not yet read */
-	bool line;		/* the level last given to KVM */
-	unsigned long sent;	/* bytes transmitted */
-};
-
-struct device serial_device(struct serial *uart, int vmfd);
 /* pc.c */
 struct rtc {
 	__u8 index;		/* the register 0x71 reads */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* serial.c: COM1, an 8250 UART of the 16450 kind, without a receiver. */
-#include <err.h>
-#include <unistd.h>
-#include "vmm.h"
+/* serial.c: COM1, an 8250 UART of the 16450 kind. */
+#include "kvmbook.h"
 
 static __u8 serial_iir(const struct serial *uart)
 {
+	if ((uart->ier & UART_IER_RDI) && uart->pos < uart->len)
+		return UART_IIR_RDI;
 	if ((uart->ier & UART_IER_THRI) && uart->thr_empty)
 		return UART_IIR_THRI;
 	return UART_IIR_NONE;
@@ -15,9 +15,23 @@ static void update_irq(struct serial *uart)
 {
 	bool line = serial_iir(uart) != UART_IIR_NONE;
 
-	if (line != uart->line)
-		irq_line(uart->vmfd, UART_IRQ, line);
+	if (line == uart->line || (!line && uart->keeps_high))
+		return;
+	irq_line(uart->vmfd, UART_IRQ, line);
 	uart->line = line;
+	if (line)
+		uart->raised++;
+	else
+		uart->lowered++;
+}
+
+/* len bytes arrive, for the guest to read one at a time from RBR. */
+void serial_receive(struct serial *uart, const char *bytes, size_t len)
+{
+	uart->bytes = bytes;
+	uart->len = len;
+	uart->pos = 0;
+	update_irq(uart);
 }
 
 static __u8 loopback_msr(__u8 mcr)
@@ -28,24 +42,29 @@ static __u8 loopback_msr(__u8 mcr)
 static __u8 serial_register(struct serial *uart, __u64 offset)
 {
 	bool dlab = uart->lcr & UART_LCR_DLAB;
-	__u8 iir;
+	__u8 value;
 
 	switch (offset) {
 	case UART_RBR:
-		return dlab ? uart->dll : 0;
+		if (dlab)
+			return uart->dll;
+		return uart->pos < uart->len ? uart->bytes[uart->pos++] : 0;
 	case UART_IER:
 		return dlab ? uart->dlm : uart->ier;
 	case UART_IIR:
-		iir = serial_iir(uart);
-		if (iir == UART_IIR_THRI)
+		value = serial_iir(uart);
+		if (value == UART_IIR_THRI)
 			uart->thr_empty = false;	/* read: the interrupt is seen */
-		return iir;
+		return value;
 	case UART_LCR:
 		return uart->lcr;
 	case UART_MCR:
 		return uart->mcr;
 	case UART_LSR:
-		return UART_LSR_THRE;
+		value = UART_LSR_THRE | (uart->pos < uart->len ? UART_LSR_DR : 0);
+		if (!(value & UART_LSR_DR) && uart->refill)
+			uart->refill(uart->owner);	/* found empty: more may come in */
+		return value;
 	case UART_MSR:
 		return (uart->mcr & UART_MCR_LOOP) ? loopback_msr(uart->mcr) : UART_MSR_LINES;
 	default:
@@ -65,8 +84,8 @@ static __u8 serial_read(void *state, __u64 offset)
 static void transmit(struct serial *uart, __u8 byte)
 {
 	if (!(uart->mcr & UART_MCR_LOOP)) {
-		if (write(STDOUT_FILENO, &byte, 1) != 1)
-			err(1, "stdout");
+		putchar(byte);
+		flush_stdout();
 		uart->sent++;
 	}
 	uart->thr_empty = true;
