@@ -36,6 +36,9 @@ run:				## Boot the patched kernel in QEMU and run the book's program
 shell:				## A shell in the guest, the programs in /: make shell [BOOT=vmx]
 	@tools/shell $(BOOT)
 
+vmm-shell:			## A shell in Linux on the book's VMM: make vmm-shell [BOOT=vmx]
+	@tools/shell $(or $(BOOT),svm) vmm
+
 try:				## Run your program in the guest: make try FILE=my.c [BOOT=vmx]
 	@tools/try $(FILE) $(BOOT)
 
@@ -89,5 +92,5 @@ bench:				## Time cold and warm make check and each boot (not a test)
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs $(BUILD)/program-cache
 
-.PHONY: help all packages tangle weave programs kernel run shell try grade check check-tangle check-guests check-programs \
+.PHONY: help all packages tangle weave programs kernel run shell vmm-shell try grade check check-tangle check-guests check-programs \
 	check-patches check-map check-book check-kernel check-checks bench clean

@@ -105,6 +105,8 @@ struct machine {
 	unsigned long by_address[MAX_DEVICES];	/* MMIO exits, by device */
 	unsigned long by_port[MAX_DEVICES];	/* port exits, by device */
 	bool done;				/* set by a device when the guest has finished */
+	bool answers_unclaimed;			/* answer what no device takes, and go on */
+	unsigned long unclaimed;		/* accesses no device took, answered */
 };
 
 const struct device *find_device(const struct bus *bus, __u64 addr, __u32 len);
@@ -159,7 +161,8 @@ struct serial {
 	const char *bytes;	/* received: bytes[pos] to bytes[len - 1] wait for the guest */
 	size_t len, pos;
 	void (*refill)(void *owner);	/* asked for more when the guest finds none */
-	void *owner;		/* what refill is given */
+	void (*transmitted)(void *owner, __u8 byte);	/* told of each byte sent */
+	void *owner;		/* what refill and transmitted are given */
 	bool thr_empty;		/* "transmitter empty" raised, IIR not yet read */
 	bool keeps_high;	/* never lowers its line: an experiment's mistake */
 	bool line;		/* the level last given to KVM */
@@ -195,6 +198,8 @@ struct smp_machine {
 	pthread_cond_t changed;	/* signalled when a vCPU's run loop ends */
 };
 
+void lock(pthread_mutex_t *mutex);
+void unlock(pthread_mutex_t *mutex);
 void add_vcpus(struct smp_machine *sm);
 void set_entry(int vcpufd, __u64 rip, __u64 rbx);
 void install_kick(void);

@@ -46,15 +46,26 @@ const struct device *bus_mmio(const struct bus *bus, struct kvm_run *run)
 /* Give a port exit to its device, and return it; NULL when none has the port. */
 const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
 {
-	const struct device *dev = run->io.count == 1 ?
-		find_device(bus, run->io.port, run->io.size) : NULL;
+	const struct device *dev = find_device(bus, run->io.port, run->io.size);
+	__u8 *data = (__u8 *)run + run->io.data_offset;
+	__u32 i;
 
 	if (!dev)
 		return NULL;
-	access_device(dev, run->io.port - dev->base, run->io.size,
-		      run->io.direction == KVM_EXIT_IO_OUT,
-		      (__u8 *)run + run->io.data_offset);
+	for (i = 0; i < run->io.count; i++)
+		access_device(dev, run->io.port - dev->base, run->io.size,
+			      run->io.direction == KVM_EXIT_IO_OUT, data + i * run->io.size);
 	return dev;
+}
+
+/* What no device takes, answered as a PC's empty bus answers it: reads all ones. */
+static void answer_unclaimed(struct machine *m, struct kvm_run *run)
+{
+	if (run->exit_reason == KVM_EXIT_MMIO && !run->mmio.is_write)
+		memset(run->mmio.data, 0xff, sizeof(run->mmio.data));
+	if (run->exit_reason == KVM_EXIT_IO && run->io.direction == KVM_EXIT_IO_IN)
+		memset((__u8 *)run + run->io.data_offset, 0xff, run->io.size * run->io.count);
+	m->unclaimed++;
 }
 
 /* Give the exit in run to its bus, or to Part I's handlers; true when the guest is done. */
@@ -68,6 +79,11 @@ bool dispatch_exit(struct machine *m, struct kvm_run *run)
 	}
 	if (run->exit_reason == KVM_EXIT_IO && (dev = bus_pio(&m->pio, run))) {
 		m->by_port[dev - m->pio.devices]++;
+		return m->done;
+	}
+	if (m->answers_unclaimed &&
+	    (run->exit_reason == KVM_EXIT_MMIO || run->exit_reason == KVM_EXIT_IO)) {
+		answer_unclaimed(m, run);
 		return m->done;
 	}
 	return respond_to_exit(run);

@@ -87,6 +87,8 @@ static void transmit(struct serial *uart, __u8 byte)
 		putchar(byte);
 		flush_stdout();
 		uart->sent++;
+		if (uart->transmitted)
+			uart->transmitted(uart->owner, byte);
 	}
 	uart->thr_empty = true;
 }

@@ -23,16 +23,16 @@ void install_kick(void)
 		err(1, "sigaction");
 }
 
-static void lock_machine(struct smp_machine *sm)
+void lock(pthread_mutex_t *mutex)
 {
-	errno = pthread_mutex_lock(&sm->lock);
+	errno = pthread_mutex_lock(mutex);
 	if (errno)
 		err(1, "pthread_mutex_lock");
 }
 
-static void unlock_machine(struct smp_machine *sm)
+void unlock(pthread_mutex_t *mutex)
 {
-	errno = pthread_mutex_unlock(&sm->lock);
+	errno = pthread_mutex_unlock(mutex);
 	if (errno)
 		err(1, "pthread_mutex_unlock");
 }
@@ -87,10 +87,10 @@ static bool handle_vcpu_exit(struct vcpu_thread *v)
 {
 	bool done;
 
-	lock_machine(v->sm);
+	lock(&v->sm->lock);
 	v->exits++;
 	done = dispatch_exit(&v->sm->m, v->run);
-	unlock_machine(v->sm);
+	unlock(&v->sm->lock);
 	return done;
 }
 
@@ -113,12 +113,12 @@ static void *run_vcpu(void *arg)
 		if (handle_vcpu_exit(v))
 			break;
 	}
-	lock_machine(v->sm);
+	lock(&v->sm->lock);
 	v->running = false;
 	errno = pthread_cond_broadcast(&v->sm->changed);
 	if (errno)
 		err(1, "pthread_cond_broadcast");
-	unlock_machine(v->sm);
+	unlock(&v->sm->lock);
 	return NULL;
 }
 
@@ -167,7 +167,7 @@ void stop_vcpus_when_done(struct smp_machine *sm)
 	if (clock_gettime(CLOCK_REALTIME, &limit) == -1)
 		err(1, "clock_gettime");
 	limit.tv_sec += RUN_TIMEOUT;
-	lock_machine(sm);
+	lock(&sm->lock);
 	while (!sm->m.done) {
 		errno = pthread_cond_timedwait(&sm->changed, &sm->lock, &limit);
 		if (errno == ETIMEDOUT)
@@ -182,7 +182,7 @@ void stop_vcpus_when_done(struct smp_machine *sm)
 		if (errno)
 			err(1, "pthread_kill");
 	}
-	unlock_machine(sm);
+	unlock(&sm->lock);
 	for (i = 0; i < NR_VCPUS; i++) {
 		if (!sm->vcpus[i].started)
 			continue;

@@ -39,6 +39,10 @@ static void *map_file(const char *path, size_t *size)
 
 	if (fd == -1 || fstat(fd, &st) == -1)
 		err(1, "%s", path);
+	if (!S_ISREG(st.st_mode))
+		errx(1, "%s: not a regular file", path);
+	if (st.st_size == 0)
+		errx(1, "%s: an empty file", path);
 	data = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (data == MAP_FAILED)
 		err(1, "mmap %s", path);
@@ -58,16 +62,41 @@ static void copy_to_guest(const struct vm *vm, __u64 addr, const void *data, siz
 	memcpy(dst, data, size);
 }
 
-static void load_initrd(const struct vm *vm, struct boot_params *zero, const char *path)
+static __u64 min_u64(__u64 a, __u64 b)
+{
+	return a < b ? a : b;
+}
+
+/* The end of what the kernel will use, or the VMM stops. */
+static __u64 kernel_end(const struct vm *vm, const struct setup_header *hdr, size_t size,
+			const char *path)
+{
+	__u64 base = KERNEL, need = size;
+
+	if (hdr->version >= 0x020a) {
+		if (hdr->pref_address > base)
+			base = hdr->pref_address;	/* where it moves itself */
+		need = hdr->init_size;
+	}
+	if (base > vm->mem_size || need > vm->mem_size - base || size > vm->mem_size - KERNEL)
+		errx(1, "%s: the kernel needs %llu KiB from %llu MiB, more than %zu MiB of RAM hold",
+		     path, (unsigned long long)need >> 10, (unsigned long long)base >> 20,
+		     vm->mem_size >> 20);
+	return base + need > KERNEL + size ? base + need : KERNEL + size;
+}
+
+static void load_initrd(const struct vm *vm, struct boot_params *zero, const char *path,
+			__u64 above)
 {
 	size_t size;
 	const void *initrd = map_file(path, &size);
-	__u64 top = vm->mem_size < zero->hdr.initrd_addr_max ?
-		vm->mem_size : zero->hdr.initrd_addr_max;
-	__u64 addr = (top - size) & ~0xfffULL;
+	__u64 top = min_u64(vm->mem_size, (__u64)zero->hdr.initrd_addr_max + 1);
+	__u64 addr;
 
-	if (size > top)
-		errx(1, "%s: %zu bytes, more than RAM", path, size);
+	if (above > top || size > top - above || ((top - size) & ~0xfffULL) < above)
+		errx(1, "%s: %zu bytes do not fit between the kernel's end, %llu MiB, and %llu MiB",
+		     path, size, (unsigned long long)above >> 20, (unsigned long long)top >> 20);
+	addr = (top - size) & ~0xfffULL;
 	copy_to_guest(vm, addr, initrd, size, path);
 	zero->hdr.ramdisk_image = addr;
 	zero->hdr.ramdisk_size = size;
@@ -89,17 +118,23 @@ __u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
 		 const char *cmdline)
 {
 	size_t size, setup;
+	__u64 end;
 	const __u8 *image = map_file(kernel, &size);
 	struct boot_params *zero = guest_ptr(vm, ZERO_PAGE, sizeof(*zero));
 
 	setup = setup_size(image, size, kernel);
 	memset(zero, 0, sizeof(*zero));
-	memcpy(&zero->hdr, image + SETUP_HEADER, 0x202 + image[0x201] - SETUP_HEADER);
+	memcpy(&zero->hdr, image + SETUP_HEADER,
+	       min_u64(0x202 + image[0x201] - SETUP_HEADER, sizeof(zero->hdr)));
+	end = kernel_end(vm, &zero->hdr, size - setup, kernel);
 	copy_to_guest(vm, KERNEL, image + setup, size - setup, kernel);
 	zero->hdr.type_of_loader = 0xff;
+	if (strlen(cmdline) > zero->hdr.cmdline_size)
+		errx(1, "the command line is %zu bytes, more than the %u %s takes", strlen(cmdline),
+		     zero->hdr.cmdline_size, kernel);
 	copy_to_guest(vm, CMDLINE, cmdline, strlen(cmdline) + 1, "command line");
 	zero->hdr.cmd_line_ptr = CMDLINE;
-	load_initrd(vm, zero, initrd);
+	load_initrd(vm, zero, initrd, end);
 	set_memory_map(vm, zero);
 	return zero->hdr.code32_start;
 }

@@ -30,20 +30,29 @@ unsigned long tsc_khz(const struct vm *vm)
 	return khz;
 }
 
-void run_pc(struct machine *m)
+void run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life)
 {
-	struct itimerval life = { .it_value.tv_sec = LINUX_TIMEOUT };
+	struct itimerval bound = { .it_value.tv_sec = life };
+	bool done;
 
-	start_timer(m->vm.run);
-	if (setitimer(ITIMER_REAL, &life, NULL) == -1)
-		err(1, "setitimer");
+	if (life) {
+		start_timer(m->vm.run);
+		if (setitimer(ITIMER_REAL, &bound, NULL) == -1)
+			err(1, "setitimer");
+	}
 	do {
 		if (ioctl(m->vm.vcpu, KVM_RUN, 0) == -1) {
 			if (errno == EINTR)
-				errx(1, "Linux did not reset within %d s", LINUX_TIMEOUT);
+				errx(1, "Linux did not reset within %u s", life);
 			err(1, "KVM_RUN");
 		}
-	} while (!handle_exit(m));
-	stop_timer();
+		if (mutex)
+			lock(mutex);
+		done = handle_exit(m);
+		if (mutex)
+			unlock(mutex);
+	} while (!done);
+	if (life)
+		stop_timer();
 }
 

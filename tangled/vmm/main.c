@@ -6,15 +6,83 @@
  */
 #include <err.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "vmm.h"
 
 #define CMDLINE_MAX	512
+#define RAM_DEFAULT	256	/* MiB: enough for a distribution's kernel */
+#define RAM_MAX		3072	/* MiB: below the chips' and the devices' windows */
+#define LIFE_MAX	86400	/* seconds: a day */
+
+/* What the command line asks for. */
+struct options {
+	size_t ram;		/* bytes of RAM */
+	unsigned int life;	/* seconds the guest may run; 0: until it resets */
+	bool typed;		/* -i: input as typed on this terminal */
+	const char *prompt;	/* -p: input a line at a time, each after this prompt */
+	bool timed, virtio;	/* -t, -v */
+	const char *without;	/* -w: the device to leave out */
+	const char *kernel, *initrd, *cmdline;
+};
 
 static void usage(void)
 {
-	errx(2, "usage: vmm [-t] [-v] [-w DEVICE] BZIMAGE INITRD CMDLINE");
+	errx(2, "usage: vmm [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-t] [-v] [-w DEVICE] "
+	     "BZIMAGE INITRD CMDLINE");
+}
+
+/* The option's argument as a number from 1 to max, or the VMM stops, naming it. */
+static unsigned long number(int opt, const char *arg, unsigned long max)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > max)
+		errx(2, "-%c %s: not a number from 1 to %lu", opt, arg, max);
+	return n;
+}
+
+static void parse_options(struct options *o, int argc, char **argv)
+{
+	int opt;
+
+	*o = (struct options) { .ram = (size_t)RAM_DEFAULT << 20 };
+	while ((opt = getopt(argc, argv, "il:m:p:tvw:")) != -1) {
+		switch (opt) {
+		case 'i':
+			o->typed = true;
+			break;
+		case 'l':
+			o->life = number(opt, optarg, LIFE_MAX);
+			break;
+		case 'm':
+			o->ram = (size_t)number(opt, optarg, RAM_MAX) << 20;
+			break;
+		case 'p':
+			o->prompt = optarg;
+			break;
+		case 't':
+			o->timed = true;
+			break;
+		case 'v':
+			o->virtio = true;
+			break;
+		case 'w':
+			o->without = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind != 3 || (o->typed && o->prompt))
+		usage();
+	o->kernel = argv[optind];
+	o->initrd = argv[optind + 1];
+	o->cmdline = argv[optind + 2];
 }
 
 /* Take the device called name out of the table; the count left. */
@@ -44,60 +112,50 @@ static void report(const struct machine *m, const struct serial *uart)
 	printf("%-20s %lu\n", "exits to the VMM", m->exits);
 	report_bus(&m->pio, m->by_port);
 	report_bus(&m->mmio, m->by_address);
+	printf("%-20s %lu\n", "unclaimed accesses", m->unclaimed);
 	printf("%-20s %lu\n", "bytes sent", uart->sent);
 }
 
 int main(int argc, char **argv)
 {
-	struct machine m = { 0 };
+	struct machine m = { .answers_unclaimed = true };
+	pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+	struct options o;
 	struct serial uart;
+	struct console_input input;
 	struct pc pc;
 	struct virtio_console console;
 	struct device devices[1 + PC_DEVICES], windows[1];
 	char cmdline[CMDLINE_MAX];
-	const char *without = NULL;
-	bool timed = false, virtio = false;
 	size_t count, in_memory = 0;
-	int opt;
 
 	_Static_assert(ARRAY_SIZE(devices) <= MAX_DEVICES, "too many devices to count");
-	while ((opt = getopt(argc, argv, "tvw:")) != -1) {
-		if (opt == 't')
-			timed = true;
-		else if (opt == 'v')
-			virtio = true;
-		else if (opt == 'w')
-			without = optarg;
-		else
-			usage();
-	}
-	if (argc - optind != 3)
-		usage();
-	argv += optind - 1;
-	create_pc(&m.vm);
+	parse_options(&o, argc, argv);
+	create_pc(&m.vm, o.ram);
 	create_cpu(&m.vm);
 	devices[0] = serial_device(&uart, m.vm.fd);
 	count = 1 + pc_devices(&pc, &m.done, devices + 1);
-	if (without)
-		count = remove_device(devices, count, without);
+	if (o.without)
+		count = remove_device(devices, count, o.without);
 	m.pio = (struct bus) { devices, count };
-	if (virtio)
+	if (o.virtio)
 		windows[in_memory++] = virtio_console_device(&console, &m.vm, VIRTIO_CONSOLE_BASE,
 							     VIRTIO_CONSOLE_IRQ);
 	m.mmio = (struct bus) { windows, in_memory };
-	if (snprintf(cmdline, sizeof(cmdline), "%s tsc_early_khz=%lu%s", argv[3], tsc_khz(&m.vm),
-		     virtio ? VIRTIO_CONSOLE_PARAMETER : "") >= (int)sizeof(cmdline))
+	if (snprintf(cmdline, sizeof(cmdline), "%s tsc_early_khz=%lu%s", o.cmdline,
+		     tsc_khz(&m.vm), o.virtio ? VIRTIO_CONSOLE_PARAMETER : "") >= (int)sizeof(cmdline))
 		errx(1, "the command line is longer than %d bytes", CMDLINE_MAX - 1);
-	start_linux(&m.vm, load_linux(&m.vm, argv[1], argv[2], cmdline));
-	run_pc(&m);
+	start_linux(&m.vm, load_linux(&m.vm, o.kernel, o.initrd, cmdline));
+	start_console(&input, &uart, &mutex, o.typed, o.prompt);
+	run_pc(&m, o.typed ? &mutex : NULL, o.life);
 	printf("\nthe guest reset the machine\n");
 	report(&m, &uart);
-	if (virtio) {
+	if (o.virtio) {
 		printf("%-20s %lu\n", "bytes on virtio", console.sent);
 		printf("%-20s %lu\n", "notifications", console.mmio.notifications);
 		printf("%-20s %lu\n", "interrupts", console.mmio.interrupts);
 	}
-	if (timed)
+	if (o.timed)
 		printf("%-20s %ld ms\n", "init reached after", pc.timer.init_ms);
 	return 0;
 }

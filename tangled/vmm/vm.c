@@ -31,7 +31,6 @@ static void create_chips(int vmfd)
 		err(1, "KVM_CREATE_PIT2");
 }
 
-#define RAM_SIZE	(64 << 20)
 
 static void *add_ram(int vmfd, size_t size)
 {
@@ -47,7 +46,7 @@ static void *add_ram(int vmfd, size_t size)
 	return mem;
 }
 
-void create_pc(struct vm *vm)
+void create_pc(struct vm *vm, size_t ram)
 {
 	vm->kvm = open_kvm();
 	check_api_version(vm->kvm);
@@ -57,7 +56,7 @@ void create_pc(struct vm *vm)
 	vm->fd = create_vm(vm->kvm);
 	set_intel_addresses(vm->fd);
 	create_chips(vm->fd);
-	vm->mem_size = RAM_SIZE;
+	vm->mem_size = ram;
 	vm->mem = add_ram(vm->fd, vm->mem_size);
 }
 

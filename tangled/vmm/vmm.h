@@ -5,13 +5,12 @@
 #include <time.h>
 #include "kvmbook.h"
 
-#define LINUX_TIMEOUT	30	/* seconds of the guest's life, boot to reset */
 /* vm.c */
-void create_pc(struct vm *vm);
+void create_pc(struct vm *vm, size_t ram);
 /* cpu.c */
 void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
-void run_pc(struct machine *m);
+void run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life);
 /* pc.c */
 struct rtc {
 	__u8 index;		/* the register 0x71 reads */
@@ -38,4 +37,24 @@ void start_linux(const struct vm *vm, __u32 entry);
 #define VIRTIO_CONSOLE_IRQ	5		/* its interrupt line */
 /* The same two, for the kernel's command line */
 #define VIRTIO_CONSOLE_PARAMETER	" virtio_mmio.device=4K@0xd0000000:5"
+/* console.c */
+#define TYPED_MAX	256	/* bytes typed and not yet received */
+
+/* The VMM's standard input, for the guest's serial port. */
+struct console_input {
+	struct serial *uart;
+	pthread_mutex_t *mutex;		/* the machine's, held while a device is used */
+	const char *prompt;		/* paced: a line after each of these; else NULL */
+	size_t matched;			/* bytes of the prompt the guest has just sent */
+	bool prompted;			/* the prompt came since the last line */
+	char *line;			/* paced: the line the receiver holds */
+	size_t size;			/* and its buffer's size */
+	char typed[TYPED_MAX];		/* typed: waiting for the receiver */
+	size_t waiting;
+	char receiving[TYPED_MAX];	/* typed: what the receiver holds */
+	pthread_cond_t drained;		/* the receiver took what was waiting */
+};
+
+void start_console(struct console_input *in, struct serial *uart, pthread_mutex_t *mutex,
+		   bool typed, const char *prompt);
 #endif

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include "kvmbook.h"
+/* stray: a guest that reaches for devices that are not there, and a VMM that answers. */
+#include "guests/stray.h"
+#define READ_VALUES	0x1100	/* where the guest keeps what it read */
+
+int main(void)
+{
+	struct machine m = { .answers_unclaimed = true };
+	struct serial uart;
+	struct device pio_devices[1];
+	__u32 memory, scratch;
+	__u16 port;
+
+	set_up_vm(&m.vm, guest_code, sizeof(guest_code));
+	pio_devices[0] = serial_device(&uart, m.vm.fd);
+	m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	run_machine(&m);
+	memcpy(&memory, (char *)m.vm.mem + READ_VALUES - GUEST_ADDR, sizeof(memory));
+	memcpy(&port, (char *)m.vm.mem + READ_VALUES + 4 - GUEST_ADDR, sizeof(port));
+	memcpy(&scratch, (char *)m.vm.mem + READ_VALUES + 8 - GUEST_ADDR, sizeof(scratch));
+	printf("%-20s %#x\n", "rep insb read", scratch);
+	printf("%-20s %#x\n", "read at 0xa000", memory);
+	printf("%-20s %#x\n", "read at port 0xffff", port);
+	print_count("unclaimed accesses", m.unclaimed);
+	print_count("bytes sent", uart.sent);
+	print_count("exits to the VMM", m.exits);
+	return 0;
+}
