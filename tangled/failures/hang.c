@@ -2,6 +2,7 @@
 #include "kvmbook.h"
 /* hang: a guest that never halts, stopped by the program's own timer. */
 static const __u8 guest_code[] = {
+	0xfb,			/* sti */
 	0xeb, 0xfe,		/* jmp . */
 };
 int main(void)
