@@ -1,3 +1,4 @@
-/* hang's guest: a jump to itself. */
+/* hang's guest: interrupts on, then a jump to itself. */
 	.code16
+	sti
 	jmp	.
