@@ -30,11 +30,13 @@ static unsigned long drain_ring(const struct bus *bus, struct kvm_coalesced_mmio
 	while (first != last) {
 		const struct kvm_coalesced_mmio *rec = &ring->coalesced_mmio[first % max];
 		const struct device *dev = find_device(bus, rec->phys_addr, rec->len);
+		__u8 data[sizeof(rec->data)];
 
-		if (!dev)
+		if (!dev || rec->len > sizeof(data))
 			errx(1, "KVM_REGISTER_COALESCED_MMIO: no device at 0x%llx, len %u",
 			     (unsigned long long)rec->phys_addr, rec->len);
-		dev->write(dev->state, rec->phys_addr - dev->base, rec->data[0]);
+		memcpy(data, rec->data, rec->len);
+		access_device(dev, rec->phys_addr - dev->base, rec->len, true, data);
 		first = (first + 1) % max;
 		__atomic_store_n(&ring->first, first, __ATOMIC_RELEASE);
 		drained++;

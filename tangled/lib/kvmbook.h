@@ -214,6 +214,7 @@ void set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid);
 void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len);
 /* virtq.c */
 #define VIRTQ_SIZE	64	/* the most entries a queue may have */
+#define VIRTQ_CHAIN_MAX	(64 << 10)	/* the most bytes a chain may hold */
 
 /* A split virtqueue as its device sees it: three areas of guest memory. */
 struct virtq {
@@ -235,6 +236,7 @@ int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *sta
 bool virtq_wants_interrupt(const struct vm *vm, const struct virtq *q);
 /* virtio-mmio.c */
 #define VIRTIO_QUEUES		2	/* the most queues a device of this VMM has */
+#define VIRTIO_NO_IRQ		(~0u)	/* the line of a device its VMM gives none */
 #define VIRTIO_MMIO_SIZE	0x1000	/* each device's window */
 
 struct virtio_mmio;

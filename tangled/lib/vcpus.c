@@ -15,6 +15,18 @@ static void kick(int signal)
 	own_run->immediate_exit = 1;
 }
 
+/* Block the kick in the calling thread (how SIG_BLOCK), or take it (SIG_UNBLOCK). */
+static void mask_kick(int how)
+{
+	sigset_t kick_set;
+
+	sigemptyset(&kick_set);
+	sigaddset(&kick_set, KICK_SIGNAL);
+	errno = pthread_sigmask(how, &kick_set, NULL);
+	if (errno)
+		err(1, "pthread_sigmask");
+}
+
 void install_kick(void)
 {
 	struct sigaction action = { .sa_handler = kick };	/* no SA_RESTART */
@@ -99,6 +111,7 @@ static void *run_vcpu(void *arg)
 	struct vcpu_thread *v = arg;
 
 	own_run = v->run;
+	mask_kick(SIG_UNBLOCK);
 	for (;;) {
 		if (ioctl(v->fd, KVM_RUN, 0) == -1) {
 			if (errno == EAGAIN) {
@@ -126,9 +139,11 @@ void start_vcpu(struct vcpu_thread *v)
 {
 	v->started = true;
 	v->running = true;
+	mask_kick(SIG_BLOCK);
 	errno = pthread_create(&v->thread, NULL, run_vcpu, v);
 	if (errno)
 		err(1, "pthread_create");
+	mask_kick(SIG_UNBLOCK);
 }
 
 static const char *mp_state_name(unsigned int state)

@@ -59,7 +59,8 @@ static void update_line(struct virtio_mmio *t)
 
 	if (level == t->line)
 		return;
-	irq_line(t->vm->fd, t->irq, level);
+	if (t->irq != VIRTIO_NO_IRQ)
+		irq_line(t->vm->fd, t->irq, level);
 	t->line = level;
 	t->interrupts += level;
 }
@@ -72,6 +73,10 @@ void virtio_used(struct virtio_mmio *t, unsigned int queue, int served)
 		warnx("%s: queue %u: %s; the device stops", t->dev.name, queue,
 		      t->queue[queue].error);
 		t->status |= VIRTIO_CONFIG_S_NEEDS_RESET;
+		if (t->status & VIRTIO_CONFIG_S_DRIVER_OK) {
+			t->interrupt_status |= VIRTIO_MMIO_INT_CONFIG;
+			update_line(t);
+		}
 	} else if (served && virtq_wants_interrupt(t->vm, &t->queue[queue])) {
 		t->interrupt_status |= VIRTIO_MMIO_INT_VRING;
 		update_line(t);

@@ -52,6 +52,7 @@ static int copy_chain(const struct vm *vm, struct virtq *q, __u16 head,
 		      struct vring_desc *chain)
 {
 	const struct vring_desc *table = guest_ptr(vm, q->desc, desc_size(q->num));
+	__u64 bytes = 0;
 	__u16 i = head;
 	int n;
 
@@ -63,6 +64,9 @@ static int copy_chain(const struct vm *vm, struct virtq *q, __u16 head,
 			return refuse(q, "an indirect descriptor, a feature not offered");
 		if (!guest_ptr(vm, chain[n].addr, chain[n].len))
 			return refuse(q, "a buffer outside RAM");
+		bytes += chain[n].len;
+		if (bytes > VIRTQ_CHAIN_MAX)
+			return refuse(q, "a chain of more than 64 KiB");
 		if (!(chain[n].flags & VRING_DESC_F_NEXT))
 			return n + 1;
 		i = chain[n].next;
@@ -106,14 +110,14 @@ int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *sta
 		struct vring_used_elem *elem;
 
 		if (n < 0)
-			return -1;
+			break;
 		elem = &used->ring[q->next_used++ % q->num];
 		elem->id = head;
 		elem->len = take_chain(vm, chain, n, fn, state);
 		served++;
 	}
 	__atomic_store_n(&used->idx, q->next_used, __ATOMIC_RELEASE);
-	return served;
+	return q->ready ? served : -1;
 }
 
 /* Whether the driver asked to be interrupted for used chains. */

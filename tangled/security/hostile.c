@@ -28,27 +28,32 @@ struct attack {
 	struct vring_desc desc;		/* the table's first entry */
 	__u16 avail_idx;
 	__u16 head;
+	__u16 avail_flags;		/* 0: the driver asks for an interrupt */
 };
 
 #define GOOD_QUEUE	{ 2, 0x1800, 0x1900, 0x1a00 }
 #define GOOD_BUFFER	{ DATA, 6, 0, 0 }
 
+#define NO_IRQ		VRING_AVAIL_F_NO_INTERRUPT
+
 static const struct attack attacks[] = {
-	{ "a buffer in memory", GOOD_QUEUE, GOOD_BUFFER, 1, 0 },
-	{ "a buffer past the end of memory", GOOD_QUEUE, { 0x1ffc, 6, 0, 0 }, 1, 0 },
-	{ "a buffer that wraps around", GOOD_QUEUE, { ~0ull - 1, 6, 0, 0 }, 1, 0 },
-	{ "a chain that loops", GOOD_QUEUE, { DATA, 6, VRING_DESC_F_NEXT, 0 }, 1, 0 },
-	{ "a head past the table", GOOD_QUEUE, GOOD_BUFFER, 1, 5 },
-	{ "more chains than the queue holds", GOOD_QUEUE, GOOD_BUFFER, 3, 0 },
-	{ "a table past the end of memory", { 2, 0x1ff0, 0x1900, 0x1a00 }, GOOD_BUFFER, 1, 0 },
-	{ "a queue of three entries", { 3, 0x1800, 0x1900, 0x1a00 }, GOOD_BUFFER, 1, 0 },
+	{ "a buffer in memory", GOOD_QUEUE, GOOD_BUFFER, 1, 0, NO_IRQ },
+	{ "a buffer past the end of memory", GOOD_QUEUE, { 0x1ffc, 6, 0, 0 }, 1, 0, NO_IRQ },
+	{ "a buffer that wraps around", GOOD_QUEUE, { ~0ull - 1, 6, 0, 0 }, 1, 0, NO_IRQ },
+	{ "a chain that loops", GOOD_QUEUE, { DATA, 6, VRING_DESC_F_NEXT, 0 }, 1, 0, NO_IRQ },
+	{ "a head past the table", GOOD_QUEUE, GOOD_BUFFER, 1, 5, NO_IRQ },
+	{ "more chains than the queue holds", GOOD_QUEUE, GOOD_BUFFER, 3, 0, NO_IRQ },
+	{ "a table past the end of memory", { 2, 0x1ff0, 0x1900, 0x1a00 }, GOOD_BUFFER, 1, 0,
+	  NO_IRQ },
+	{ "a queue of three entries", { 3, 0x1800, 0x1900, 0x1a00 }, GOOD_BUFFER, 1, 0, NO_IRQ },
+	{ "an interrupt the VMM cannot give", GOOD_QUEUE, GOOD_BUFFER, 1, 0, 0 },
 };
 
 static void run_attack(const struct attack *a)
 {
 	struct machine m = { 0 };
 	struct virtio_console console;
-	struct device window = virtio_console_device(&console, &m.vm, WINDOW, 0);
+	struct device window = virtio_console_device(&console, &m.vm, WINDOW, VIRTIO_NO_IRQ);
 	struct vring_avail *avail;
 	struct vring_used *used;
 
@@ -58,7 +63,7 @@ static void run_attack(const struct attack *a)
 	memcpy(guest_ptr(&m.vm, a->queue[1], sizeof(a->desc)), &a->desc, sizeof(a->desc));
 	memcpy(guest_ptr(&m.vm, DATA, 6), "hello\n", 6);
 	avail = guest_ptr(&m.vm, a->queue[2], sizeof(*avail) + sizeof(avail->ring[0]));
-	avail->flags = VRING_AVAIL_F_NO_INTERRUPT;
+	avail->flags = a->avail_flags;
 	avail->idx = a->avail_idx;
 	avail->ring[0] = a->head;
 	printf("%s:\n", a->what);
