@@ -31,7 +31,7 @@ static size_t setup_size(const __u8 *image, size_t size, const char *path)
 	return (sects + 1) * 512;
 }
 
-static void *map_file(const char *path, size_t *size)
+static struct boot_file map_file(const char *path)
 {
 	struct stat st;
 	void *data;
@@ -43,8 +43,7 @@ static void *map_file(const char *path, size_t *size)
 	if (data == MAP_FAILED)
 		err(1, "mmap %s", path);
 	close(fd);
-	*size = st.st_size;
-	return data;
+	return (struct boot_file) { path, data, st.st_size };
 }
 
 static void copy_to_guest(const struct vm *vm, __u64 addr, const void *data, size_t size,
@@ -58,17 +57,17 @@ static void copy_to_guest(const struct vm *vm, __u64 addr, const void *data, siz
 	memcpy(dst, data, size);
 }
 
-static void load_initrd(const struct vm *vm, struct boot_params *zero, const char *path)
+static void load_initrd(const struct vm *vm, struct boot_params *zero,
+			const struct boot_file *initrd)
 {
-	size_t size;
-	const void *initrd = map_file(path, &size);
+	size_t size = initrd->size;
 	__u64 top = vm->mem_size < zero->hdr.initrd_addr_max ?
 		vm->mem_size : zero->hdr.initrd_addr_max;
 	__u64 addr = (top - size) & ~0xfffULL;
 
 	if (size > top)
-		errx(1, "%s: %zu bytes, more than RAM", path, size);
-	copy_to_guest(vm, addr, initrd, size, path);
+		errx(1, "%s: %zu bytes, more than RAM", initrd->path, size);
+	copy_to_guest(vm, addr, initrd->data, size, initrd->path);
 	zero->hdr.ramdisk_image = addr;
 	zero->hdr.ramdisk_size = size;
 }
@@ -85,23 +84,31 @@ static void set_memory_map(const struct vm *vm, struct boot_params *zero)
 	zero->e820_entries = 2;
 }
 
-__u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
-		 const char *cmdline)
+__u32 load_bzimage(const struct vm *vm, const struct boot_file *kernel,
+		   const struct boot_file *initrd, const char *cmdline)
 {
-	size_t size, setup;
-	const __u8 *image = map_file(kernel, &size);
+	const __u8 *image = kernel->data;
+	size_t size = kernel->size;
+	size_t setup = setup_size(image, size, kernel->path);
 	struct boot_params *zero = guest_ptr(vm, ZERO_PAGE, sizeof(*zero));
 
-	setup = setup_size(image, size, kernel);
 	memset(zero, 0, sizeof(*zero));
 	memcpy(&zero->hdr, image + SETUP_HEADER, 0x202 + image[0x201] - SETUP_HEADER);
-	copy_to_guest(vm, KERNEL, image + setup, size - setup, kernel);
+	copy_to_guest(vm, KERNEL, image + setup, size - setup, kernel->path);
 	zero->hdr.type_of_loader = 0xff;
 	copy_to_guest(vm, CMDLINE, cmdline, strlen(cmdline) + 1, "command line");
 	zero->hdr.cmd_line_ptr = CMDLINE;
 	load_initrd(vm, zero, initrd);
 	set_memory_map(vm, zero);
 	return zero->hdr.code32_start;
+}
+
+__u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
+		 const char *cmdline)
+{
+	struct boot_file image = map_file(kernel), ramdisk = map_file(initrd);
+
+	return load_bzimage(vm, &image, &ramdisk, cmdline);
 }
 
 void start_linux(const struct vm *vm, __u32 entry)
