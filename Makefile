@@ -49,7 +49,7 @@ grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
 # that passed is not run again while its inputs (every file of the repository,
 # the built kernel, the packages' versions) stay the same: it says SKIP and
 # since when.  FRESH=1 runs every check regardless; CI's fresh clone always does.
-CHECKS := check-tangle check-guests check-programs check-patches check-map check-book check-kernel check-checks
+CHECKS := check-tangle check-guests check-programs check-fuzz check-patches check-map check-book check-kernel check-checks
 TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map \
 	test-check-prose-symbols test-check-guests test-check-kernel test-mutations \
 	test-unrestricted-guest
@@ -73,6 +73,9 @@ check-book: weave		## The HTML in Chromium, the PDFs' text, the EPUB by EPUBChec
 	@$(REUSE) check-pdf tools/check-pdf $(BUILD)/book
 	@$(REUSE) check-epub tools/check-epub $(BUILD)/book
 
+check-fuzz:			## The device models survive a fixed number of fuzzed inputs each
+	@$(REUSE) $@ tools/check-fuzz
+
 check-patches:			## The series applies, equals git format-patch, passes checkpatch
 	@$(REUSE) $@ tools/check-patches
 
@@ -86,11 +89,14 @@ check-kernel: kernel		## Boot every lane and compare each session with the book
 check-checks: kernel		## Each way of breaking the book fails its check, saying how
 	@for t in $(TESTS_OF_CHECKS); do $(REUSE) $$t tools/$$t || exit 1; done
 
+fuzz:				## Fuzz each device model for minutes: make fuzz [FUZZ_SECONDS=60]
+	@tools/fuzz
+
 bench:				## Time cold and warm make check and each boot (not a test)
 	@tools/bench
 
 clean:				## Remove build products (keeps the unpacked kernel tree)
-	rm -rf $(BUILD)/book $(BUILD)/programs $(BUILD)/program-cache
+	rm -rf $(BUILD)/book $(BUILD)/programs $(BUILD)/program-cache $(BUILD)/fuzz
 
 .PHONY: help all packages tangle weave programs kernel run shell vmm-shell try grade check check-tangle check-guests check-programs \
-	check-patches check-map check-book check-kernel check-checks bench clean
+	check-fuzz check-patches check-map check-book check-kernel check-checks fuzz bench clean

@@ -43,6 +43,8 @@ const struct device *bus_mmio(const struct bus *bus, struct kvm_run *run)
 	return dev;
 }
 
+#define PIO_DATA_MAX	4096	/* KVM's one page of port data in the run mapping */
+
 /* Give a port exit to its device, and return it; NULL when none has the port. */
 const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
 {
@@ -50,7 +52,7 @@ const struct device *bus_pio(const struct bus *bus, struct kvm_run *run)
 	__u8 *data = (__u8 *)run + run->io.data_offset;
 	__u32 i;
 
-	if (!dev)
+	if (!dev || (__u64)run->io.size * run->io.count > PIO_DATA_MAX)
 		return NULL;
 	for (i = 0; i < run->io.count; i++)
 		access_device(dev, run->io.port - dev->base, run->io.size,
@@ -63,7 +65,8 @@ static void answer_unclaimed(struct machine *m, struct kvm_run *run)
 {
 	if (run->exit_reason == KVM_EXIT_MMIO && !run->mmio.is_write)
 		memset(run->mmio.data, 0xff, sizeof(run->mmio.data));
-	if (run->exit_reason == KVM_EXIT_IO && run->io.direction == KVM_EXIT_IO_IN)
+	if (run->exit_reason == KVM_EXIT_IO && run->io.direction == KVM_EXIT_IO_IN &&
+	    (__u64)run->io.size * run->io.count <= PIO_DATA_MAX)
 		memset((__u8 *)run + run->io.data_offset, 0xff, run->io.size * run->io.count);
 	m->unclaimed++;
 }

@@ -31,7 +31,7 @@ static size_t setup_size(const __u8 *image, size_t size, const char *path)
 	return (sects + 1) * 512;
 }
 
-static void *map_file(const char *path, size_t *size)
+static struct boot_file map_file(const char *path)
 {
 	struct stat st;
 	void *data;
@@ -47,8 +47,7 @@ static void *map_file(const char *path, size_t *size)
 	if (data == MAP_FAILED)
 		err(1, "mmap %s", path);
 	close(fd);
-	*size = st.st_size;
-	return data;
+	return (struct boot_file) { path, data, st.st_size };
 }
 
 static void copy_to_guest(const struct vm *vm, __u64 addr, const void *data, size_t size,
@@ -85,19 +84,19 @@ static __u64 kernel_end(const struct vm *vm, const struct setup_header *hdr, siz
 	return base + need > KERNEL + size ? base + need : KERNEL + size;
 }
 
-static void load_initrd(const struct vm *vm, struct boot_params *zero, const char *path,
-			__u64 above)
+static void load_initrd(const struct vm *vm, struct boot_params *zero,
+			const struct boot_file *initrd, __u64 above)
 {
-	size_t size;
-	const void *initrd = map_file(path, &size);
+	size_t size = initrd->size;
 	__u64 top = min_u64(vm->mem_size, (__u64)zero->hdr.initrd_addr_max + 1);
 	__u64 addr;
 
 	if (above > top || size > top - above || ((top - size) & ~0xfffULL) < above)
 		errx(1, "%s: %zu bytes do not fit between the kernel's end, %llu MiB, and %llu MiB",
-		     path, size, (unsigned long long)above >> 20, (unsigned long long)top >> 20);
+		     initrd->path, size, (unsigned long long)above >> 20,
+		     (unsigned long long)top >> 20);
 	addr = (top - size) & ~0xfffULL;
-	copy_to_guest(vm, addr, initrd, size, path);
+	copy_to_guest(vm, addr, initrd->data, size, initrd->path);
 	zero->hdr.ramdisk_image = addr;
 	zero->hdr.ramdisk_size = size;
 }
@@ -114,29 +113,37 @@ static void set_memory_map(const struct vm *vm, struct boot_params *zero)
 	zero->e820_entries = 2;
 }
 
-__u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
-		 const char *cmdline)
+__u32 load_bzimage(const struct vm *vm, const struct boot_file *kernel,
+		   const struct boot_file *initrd, const char *cmdline)
 {
-	size_t size, setup;
+	const __u8 *image = kernel->data;
+	size_t size = kernel->size;
+	size_t setup = setup_size(image, size, kernel->path);
 	__u64 end;
-	const __u8 *image = map_file(kernel, &size);
 	struct boot_params *zero = guest_ptr(vm, ZERO_PAGE, sizeof(*zero));
 
-	setup = setup_size(image, size, kernel);
 	memset(zero, 0, sizeof(*zero));
 	memcpy(&zero->hdr, image + SETUP_HEADER,
 	       min_u64(0x202 + image[0x201] - SETUP_HEADER, sizeof(zero->hdr)));
-	end = kernel_end(vm, &zero->hdr, size - setup, kernel);
-	copy_to_guest(vm, KERNEL, image + setup, size - setup, kernel);
+	end = kernel_end(vm, &zero->hdr, size - setup, kernel->path);
+	copy_to_guest(vm, KERNEL, image + setup, size - setup, kernel->path);
 	zero->hdr.type_of_loader = 0xff;
 	if (strlen(cmdline) > zero->hdr.cmdline_size)
 		errx(1, "the command line is %zu bytes, more than the %u %s takes", strlen(cmdline),
-		     zero->hdr.cmdline_size, kernel);
+		     zero->hdr.cmdline_size, kernel->path);
 	copy_to_guest(vm, CMDLINE, cmdline, strlen(cmdline) + 1, "command line");
 	zero->hdr.cmd_line_ptr = CMDLINE;
 	load_initrd(vm, zero, initrd, end);
 	set_memory_map(vm, zero);
 	return zero->hdr.code32_start;
+}
+
+__u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
+		 const char *cmdline)
+{
+	struct boot_file image = map_file(kernel), ramdisk = map_file(initrd);
+
+	return load_bzimage(vm, &image, &ramdisk, cmdline);
 }
 
 void start_linux(const struct vm *vm, __u32 entry)

@@ -29,6 +29,14 @@ struct pc {
 #define PC_DEVICES	5	/* entries pc_devices writes */
 size_t pc_devices(struct pc *pc, bool *done, struct device *devices);
 /* boot.c */
+struct boot_file {
+	const char *path;	/* for messages */
+	const __u8 *data;
+	size_t size;
+};
+
+__u32 load_bzimage(const struct vm *vm, const struct boot_file *kernel,
+		   const struct boot_file *initrd, const char *cmdline);
 __u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
 		 const char *cmdline);
 void start_linux(const struct vm *vm, __u32 entry);

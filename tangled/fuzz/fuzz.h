@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* fuzz.h: what the fuzz targets share: guest memory, interrupt lines, a VMM that stops. */
+#ifndef FUZZ_H
+#define FUZZ_H
+#include <stdint.h>
+#include <stdlib.h>
+#include "vmm.h"
+
+#define FUZZ_VMFD	-1	/* the VM the devices are given: none */
+
+void fuzz_start(struct vm *vm, size_t mem_size);
+void fuzz_end(struct vm *vm);
+void fuzz_check_in_memory(const struct vm *vm, const void *data, __u64 len);
+
+/* What is left of the input. */
+struct fuzz_input {
+	const __u8 *data;
+	size_t size;
+};
+
+bool fuzz_take(struct fuzz_input *in, void *to, size_t len);
+void fuzz_store(void *mem, size_t mem_size, struct fuzz_input *in);
+int fuzz_level(__u32 irq);
+/* Run step(arg); false if the VMM stopped in it, with err or errx. */
+bool fuzz_survives(void (*step)(void *arg), void *arg);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#endif
