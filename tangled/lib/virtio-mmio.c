@@ -162,7 +162,7 @@ static void set_register(struct virtio_mmio *t, __u64 reg, __u32 value)
 		t->queue_sel = value;
 		break;
 	case VIRTIO_MMIO_QUEUE_NOTIFY:
-		if (value < t->dev.queues) {
+		if (value < t->dev.queues && t->status & VIRTIO_CONFIG_S_DRIVER_OK) {
 			t->notifications++;
 			t->dev.notify(t, value);
 		}
