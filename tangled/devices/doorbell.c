@@ -3,7 +3,6 @@
 /* doorbell: a mailbox device, with and without ioeventfd and irqfd. */
 #include <pthread.h>
 #include <stdlib.h>
-#include <sys/eventfd.h>
 #define MAILBOX_ADDR	0x1f00	/* guest-physical: where the next byte is left */
 #define DOORBELL_PORT	0xf0	/* write: the guest asks for the next byte */
 #define MAILBOX_IRQ	5	/* the byte is there */
@@ -55,40 +54,6 @@ static void mailbox_write(void *state, __u64 offset, __u8 value)
 	mailbox_deliver(state);
 }
 
-static int new_eventfd(void)
-{
-	int fd = eventfd(0, EFD_CLOEXEC);
-
-	if (fd == -1)
-		err(1, "eventfd");
-	return fd;
-}
-
-static int bind_doorbell(struct vm *vm)
-{
-	struct kvm_ioeventfd ioeventfd = {
-		.addr = DOORBELL_PORT,
-		.len = 1,
-		.fd = new_eventfd(),
-		.flags = KVM_IOEVENTFD_FLAG_PIO,
-	};
-
-	check_extension(vm->kvm, KVM_CAP_IOEVENTFD, "KVM_CAP_IOEVENTFD");
-	if (ioctl(vm->fd, KVM_IOEVENTFD, &ioeventfd) == -1)
-		err(1, "KVM_IOEVENTFD");
-	return ioeventfd.fd;
-}
-
-static int bind_irqfd(struct vm *vm)
-{
-	struct kvm_irqfd irqfd = { .fd = new_eventfd(), .gsi = MAILBOX_IRQ };
-
-	check_extension(vm->kvm, KVM_CAP_IRQFD, "KVM_CAP_IRQFD");
-	if (ioctl(vm->fd, KVM_IRQFD, &irqfd) == -1)
-		err(1, "KVM_IRQFD");
-	return irqfd.fd;
-}
-
 static void *doorbell_thread(void *arg)
 {
 	struct mailbox *mb = arg;
@@ -134,9 +99,9 @@ int main(int argc, char **argv)
 	mb.vmfd = m.vm.fd;
 	mb.slot = (__u8 *)m.vm.mem + (MAILBOX_ADDR - GUEST_ADDR);
 	if (!strcmp(argv[1], "irqfd"))
-		mb.irqfd = bind_irqfd(&m.vm);
+		mb.irqfd = bind_irqfd(&m.vm, MAILBOX_IRQ);
 	if (strcmp(argv[1], "exit")) {
-		mb.doorbell = bind_doorbell(&m.vm);
+		mb.doorbell = bind_ioeventfd(&m.vm, DOORBELL_PORT, 1, KVM_IOEVENTFD_FLAG_PIO, 0);
 		errno = pthread_create(&thread, NULL, doorbell_thread, &mb);
 		if (errno)
 			err(1, "pthread_create");

@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (i)
 			avail->idx += in.step;
-		served = virtq_serve(&vm, &q, use_buffer, &w);
+		served = virtq_serve(&vm, &q, use_buffer, &w, VIRTQ_SIZE);
 		if (served < 0)
 			break;
 		if (served > q.num || used->idx != q.next_used) {

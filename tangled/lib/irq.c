@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* irq.c: KVM's interrupt controllers and timer, and a line the VMM drives. */
+/* irq.c: KVM's interrupt controllers and timer, a line the VMM drives, and
+ * the eventfds that ring a doorbell and raise a line without the VMM. */
+#include <sys/eventfd.h>
 #include "kvmbook.h"
 
 void create_irqchip_and_pit(int vmfd)
@@ -18,5 +20,44 @@ void irq_line(int vmfd, __u32 irq, int level)
 
 	if (ioctl(vmfd, KVM_IRQ_LINE, &line) == -1)
 		err(1, "KVM_IRQ_LINE");
+}
+
+int new_eventfd(void)
+{
+	int fd = eventfd(0, EFD_CLOEXEC);
+
+	if (fd == -1)
+		err(1, "eventfd");
+	return fd;
+}
+
+/* An eventfd KVM signals when the guest writes len bytes at addr (a port, with
+ * KVM_IOEVENTFD_FLAG_PIO in flags); with KVM_IOEVENTFD_FLAG_DATAMATCH, only
+ * when the value written is datamatch. */
+int bind_ioeventfd(const struct vm *vm, __u64 addr, __u32 len, __u32 flags, __u64 datamatch)
+{
+	struct kvm_ioeventfd ioeventfd = {
+		.datamatch = datamatch,
+		.addr = addr,
+		.len = len,
+		.fd = new_eventfd(),
+		.flags = flags,
+	};
+
+	check_extension(vm->kvm, KVM_CAP_IOEVENTFD, "KVM_CAP_IOEVENTFD");
+	if (ioctl(vm->fd, KVM_IOEVENTFD, &ioeventfd) == -1)
+		err(1, "KVM_IOEVENTFD");
+	return ioeventfd.fd;
+}
+
+/* An eventfd that pulses line gsi of KVM's interrupt controllers when written. */
+int bind_irqfd(const struct vm *vm, __u32 gsi)
+{
+	struct kvm_irqfd irqfd = { .fd = new_eventfd(), .gsi = gsi };
+
+	check_extension(vm->kvm, KVM_CAP_IRQFD, "KVM_CAP_IRQFD");
+	if (ioctl(vm->fd, KVM_IRQFD, &irqfd) == -1)
+		err(1, "KVM_IRQFD");
+	return irqfd.fd;
 }
 

@@ -134,6 +134,9 @@ __u8 done_read(void *state, __u64 offset);
 void done_write(void *state, __u64 offset, __u8 value);
 void create_irqchip_and_pit(int vmfd);
 void irq_line(int vmfd, __u32 irq, int level);
+int new_eventfd(void);
+int bind_ioeventfd(const struct vm *vm, __u64 addr, __u32 len, __u32 flags, __u64 datamatch);
+int bind_irqfd(const struct vm *vm, __u32 gsi);
 #define UART_PORT	0x3f8	/* COM1 */
 #define UART_IRQ	4	/* COM1's interrupt line */
 #define UART_RBR	0	/* read: the received byte */
@@ -232,7 +235,8 @@ struct virtq {
 typedef __u32 (*virtq_buffer)(void *state, void *data, __u32 len, bool writable);
 
 int virtq_start(const struct vm *vm, struct virtq *q);
-int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state);
+int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state,
+		unsigned int max);
 bool virtq_wants_interrupt(const struct vm *vm, const struct virtq *q);
 /* virtio-mmio.c */
 #define VIRTIO_QUEUES		2	/* the most queues a device of this VMM has */
@@ -249,14 +253,26 @@ struct virtio {
 	unsigned int queues;		/* at most VIRTIO_QUEUES */
 	void (*notify)(struct virtio_mmio *t, unsigned int queue);
 	void *state;			/* the device's, for notify */
+	const void *config;		/* its configuration, read from offset 0x100 */
+	__u32 config_size;
+	/* A device that also waits for input: the descriptor, or -1 while it
+	 * has nowhere to put it, and what to do when it is readable */
+	int (*waits_on)(struct virtio_mmio *t);
+	void (*readable)(struct virtio_mmio *t);
 };
 
 /* Version 2 of virtio's MMIO registers, and the device behind them. */
 struct virtio_mmio {
 	const struct vm *vm;
+	__u64 base;			/* its window's first address */
 	__u32 irq;			/* its interrupt line */
+	int irqfd;			/* an eventfd bound to irq, or -1 */
+	int doorbell[VIRTIO_QUEUES];	/* with a thread: each queue's ioeventfd */
+	pthread_mutex_t *lock;		/* with a thread: held while the device is used */
 	struct virtio dev;
 	__u32 latch;			/* a register's bytes, as they are written */
+	__u64 next;			/* the offset of the byte the latch takes next */
+	unsigned long ignored;		/* bytes written other than as whole registers */
 	__u32 device_features_sel, driver_features_sel, queue_sel;
 	__u64 driver_features;		/* accepted by the driver */
 	__u32 status;			/* VIRTIO_CONFIG_S_*: the driver's progress */
@@ -278,6 +294,8 @@ struct virtio_console {
 
 struct device virtio_console_device(struct virtio_console *console, const struct vm *vm,
 				    __u64 base, __u32 irq);
+/* virtio-thread.c */
+void serve_in_thread(struct virtio_mmio *t, pthread_mutex_t *lock);
 #define DR7_L0		0x1		/* DR7: enable the breakpoint in DR0 */
 #define DR6_B0		0x1		/* DR6: the breakpoint in DR0 was hit */
 #define DR6_BS		0x4000		/* DR6: a single step */

@@ -24,7 +24,7 @@ static void console_notify(struct virtio_mmio *t, unsigned int queue)
 {
 	if (queue == CONSOLE_TRANSMIT)
 		virtio_used(t, queue, virtq_serve(t->vm, &t->queue[queue], print_buffer,
-						  t->dev.state));
+						  t->dev.state, VIRTQ_SIZE));
 }
 
 /* The console, in a window at base, interrupting on irq. */

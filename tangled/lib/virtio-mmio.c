@@ -2,6 +2,7 @@
 /* virtio-mmio.c: virtio's registers in a window of guest-physical memory. */
 #include <err.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_mmio.h>
 #include "kvmbook.h"
@@ -43,26 +44,49 @@ static __u32 virtio_register(struct virtio_mmio *t, __u64 reg)
 		return t->interrupt_status;
 	case VIRTIO_MMIO_STATUS:
 		return t->status;
-	default:	/* write-only, the generation, a configuration of nothing */
+	default:	/* write-only, or the generation: the configuration never changes */
 		return 0;
 	}
 }
 
 static __u8 virtio_mmio_read(void *state, __u64 offset)
 {
-	return virtio_register(state, offset & ~3ull) >> 8 * (offset & 3);
+	struct virtio_mmio *t = state;
+	const __u8 *config = t->dev.config;
+
+	if (offset >= VIRTIO_MMIO_CONFIG)
+		return offset - VIRTIO_MMIO_CONFIG < t->dev.config_size ?
+		       config[offset - VIRTIO_MMIO_CONFIG] : 0;
+	return virtio_register(t, offset & ~3ull) >> 8 * (offset & 3);
 }
 
 static void update_line(struct virtio_mmio *t)
 {
 	bool level = t->interrupt_status != 0;
 
+	__u64 one = 1;
+
 	if (level == t->line)
 		return;
-	if (t->irq != VIRTIO_NO_IRQ)
+	if (t->irqfd != -1) {
+		if (level && write(t->irqfd, &one, sizeof(one)) != sizeof(one))
+			err(1, "write irqfd");
+	} else if (t->irq != VIRTIO_NO_IRQ) {
 		irq_line(t->vm->fd, t->irq, level);
+	}
 	t->line = level;
 	t->interrupts += level;
+}
+
+/* The device gave up on a queue: say so in the status, and once the driver
+ * is running, with a configuration interrupt. */
+static void needs_reset(struct virtio_mmio *t)
+{
+	t->status |= VIRTIO_CONFIG_S_NEEDS_RESET;
+	if (t->status & VIRTIO_CONFIG_S_DRIVER_OK) {
+		t->interrupt_status |= VIRTIO_MMIO_INT_CONFIG;
+		update_line(t);
+	}
 }
 
 /* A device served queue: interrupt the driver if it wants, or give up on a
@@ -72,11 +96,7 @@ void virtio_used(struct virtio_mmio *t, unsigned int queue, int served)
 	if (served < 0) {
 		warnx("%s: queue %u: %s; the device stops", t->dev.name, queue,
 		      t->queue[queue].error);
-		t->status |= VIRTIO_CONFIG_S_NEEDS_RESET;
-		if (t->status & VIRTIO_CONFIG_S_DRIVER_OK) {
-			t->interrupt_status |= VIRTIO_MMIO_INT_CONFIG;
-			update_line(t);
-		}
+		needs_reset(t);
 	} else if (served && virtq_wants_interrupt(t->vm, &t->queue[queue])) {
 		t->interrupt_status |= VIRTIO_MMIO_INT_VRING;
 		update_line(t);
@@ -106,7 +126,9 @@ static void set_status(struct virtio_mmio *t, __u32 status)
 	}
 	if (!(t->status & VIRTIO_CONFIG_S_FEATURES_OK) && !acceptable)
 		status &= ~VIRTIO_CONFIG_S_FEATURES_OK;
-	t->status = status;
+	t->status = status | (t->status & VIRTIO_CONFIG_S_NEEDS_RESET);
+	if (t->status & VIRTIO_CONFIG_S_NEEDS_RESET)
+		needs_reset(t);
 }
 
 static void set_half(__u64 *addr, bool high, __u32 value)
@@ -137,8 +159,10 @@ static void set_queue(struct virtio_mmio *t, struct virtq *q, __u64 reg, __u32 v
 		set_half(&q->used, reg == VIRTIO_MMIO_QUEUE_USED_HIGH, value);
 		break;
 	case VIRTIO_MMIO_QUEUE_READY:
-		if (value && virtq_start(t->vm, q) < 0)
+		if (value && virtq_start(t->vm, q) < 0) {
 			warnx("%s: queue %u refused: %s", t->dev.name, t->queue_sel, q->error);
+			needs_reset(t);
+		}
 		break;
 	}
 }
@@ -187,7 +211,14 @@ static void virtio_mmio_write(void *state, __u64 offset, __u8 value)
 	struct virtio_mmio *t = state;
 	unsigned int shift = 8 * (offset & 3);
 
+	if (!(offset & 3))
+		t->next = offset;
+	if (offset != t->next || offset >= VIRTIO_MMIO_CONFIG) {
+		t->ignored++;
+		return;
+	}
 	t->latch = (t->latch & ~(0xffu << shift)) | (__u32)value << shift;
+	t->next++;
 	if ((offset & 3) == 3)
 		set_register(t, offset & ~3ull, t->latch);
 }
@@ -196,7 +227,7 @@ static void virtio_mmio_write(void *state, __u64 offset, __u8 value)
 struct device virtio_mmio_device(struct virtio_mmio *t, const struct vm *vm, __u64 base,
 				 __u32 irq, struct virtio dev)
 {
-	*t = (struct virtio_mmio) { .vm = vm, .irq = irq, .dev = dev };
+	*t = (struct virtio_mmio) { .vm = vm, .base = base, .irq = irq, .irqfd = -1, .dev = dev };
 	return (struct device) {
 		base, VIRTIO_MMIO_SIZE, t, virtio_mmio_read, virtio_mmio_write, dev.name
 	};

@@ -87,9 +87,10 @@ static __u32 take_chain(const struct vm *vm, const struct vring_desc *chain, int
 	return written;
 }
 
-/* Serve every chain made available since the last call: how many, or -1 and
- * the reason in error if the queue is malformed. */
-int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state)
+/* Serve the chains made available since the last call, at most max: how many,
+ * or -1 and the reason in error if the queue is malformed. */
+int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state,
+		unsigned int max)
 {
 	struct vring_avail *avail;
 	struct vring_used *used;
@@ -103,7 +104,7 @@ int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *sta
 	end = __atomic_load_n(&avail->idx, __ATOMIC_ACQUIRE);
 	if ((__u16)(end - q->next_avail) > q->num)
 		return refuse(q, "more chains than the queue holds");
-	while (q->next_avail != end) {
+	while (q->next_avail != end && served < (int)max) {
 		struct vring_desc chain[VIRTQ_SIZE];
 		__u16 head = avail->ring[q->next_avail++ % q->num];
 		int n = copy_chain(vm, q, head, chain);

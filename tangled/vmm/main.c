@@ -23,13 +23,14 @@ struct options {
 	bool typed;		/* -i: input as typed on this terminal */
 	const char *prompt;	/* -p: input a line at a time, each after this prompt */
 	bool timed, virtio;	/* -t, -v */
+	bool exits;		/* -x: virtio's doorbells and interrupts as exits */
 	const char *without;	/* -w: the device to leave out */
 	const char *kernel, *initrd, *cmdline;
 };
 
 static void usage(void)
 {
-	errx(2, "usage: vmm [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-t] [-v] [-w DEVICE] "
+	errx(2, "usage: vmm [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-t] [-v] [-w DEVICE] [-x] "
 	     "BZIMAGE INITRD CMDLINE");
 }
 
@@ -51,7 +52,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	int opt;
 
 	*o = (struct options) { .ram = (size_t)RAM_DEFAULT << 20 };
-	while ((opt = getopt(argc, argv, "il:m:p:tvw:")) != -1) {
+	while ((opt = getopt(argc, argv, "il:m:p:tvw:x")) != -1) {
 		switch (opt) {
 		case 'i':
 			o->typed = true;
@@ -73,6 +74,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 			break;
 		case 'w':
 			o->without = optarg;
+			break;
+		case 'x':
+			o->exits = true;
 			break;
 		default:
 			usage();
@@ -97,6 +101,20 @@ static size_t remove_device(struct device *devices, size_t count, const char *na
 		}
 	}
 	errx(2, "-w %s: no such device", name);
+}
+
+/* The kernel's command line: the user's, the TSC's rate, and where each
+ * virtio device is, which the kernel has no other way to learn. */
+static void make_cmdline(char *cmdline, const char *user, unsigned long khz,
+			 struct virtio_mmio * const *virtio, size_t count)
+{
+	size_t i, n = snprintf(cmdline, CMDLINE_MAX, "%s tsc_early_khz=%lu", user, khz);
+
+	for (i = 0; i < count && n < CMDLINE_MAX; i++)
+		n += snprintf(cmdline + n, CMDLINE_MAX - n, " virtio_mmio.device=4K@%#llx:%u",
+			      virtio[i]->base, virtio[i]->irq);
+	if (n >= CMDLINE_MAX)
+		errx(2, "the command line is longer than %d bytes", CMDLINE_MAX - 1);
 }
 
 static void report_bus(const struct bus *bus, const unsigned long *exits)
@@ -125,9 +143,10 @@ int main(int argc, char **argv)
 	struct console_input input;
 	struct pc pc;
 	struct virtio_console console;
-	struct device devices[1 + PC_DEVICES], windows[1];
+	struct device devices[1 + PC_DEVICES], windows[VIRTIO_DEVICES];
+	struct virtio_mmio *virtio[VIRTIO_DEVICES];
 	char cmdline[CMDLINE_MAX];
-	size_t count, in_memory = 0;
+	size_t count, in_memory = 0, i;
 
 	_Static_assert(ARRAY_SIZE(devices) <= MAX_DEVICES, "too many devices to count");
 	parse_options(&o, argc, argv);
@@ -138,16 +157,19 @@ int main(int argc, char **argv)
 	if (o.without)
 		count = remove_device(devices, count, o.without);
 	m.pio = (struct bus) { devices, count };
-	if (o.virtio)
-		windows[in_memory++] = virtio_console_device(&console, &m.vm, VIRTIO_CONSOLE_BASE,
-							     VIRTIO_CONSOLE_IRQ);
+	if (o.virtio) {
+		windows[in_memory] = virtio_console_device(&console, &m.vm, VIRTIO_CONSOLE_BASE,
+							   VIRTIO_CONSOLE_IRQ);
+		virtio[in_memory++] = &console.mmio;
+	}
 	m.mmio = (struct bus) { windows, in_memory };
-	if (snprintf(cmdline, sizeof(cmdline), "%s tsc_early_khz=%lu%s", o.cmdline,
-		     tsc_khz(&m.vm), o.virtio ? VIRTIO_CONSOLE_PARAMETER : "") >= (int)sizeof(cmdline))
-		errx(1, "the command line is longer than %d bytes", CMDLINE_MAX - 1);
+	make_cmdline(cmdline, o.cmdline, tsc_khz(&m.vm), virtio, in_memory);
 	start_linux(&m.vm, load_linux(&m.vm, o.kernel, o.initrd, cmdline));
 	start_console(&input, &uart, &mutex, o.typed, o.prompt);
-	run_pc(&m, o.typed ? &mutex : NULL, o.life);
+	for (i = 0; i < in_memory && !o.exits; i++)
+		serve_in_thread(virtio[i], &mutex);
+	run_pc(&m, &mutex, o.life);
+	lock(&mutex);	/* the devices' threads stay where they are */
 	printf("\nthe guest reset the machine\n");
 	report(&m, &uart);
 	if (o.virtio) {

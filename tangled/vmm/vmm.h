@@ -40,10 +40,11 @@ __u32 load_bzimage(const struct vm *vm, const struct boot_file *kernel,
 __u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
 		 const char *cmdline);
 void start_linux(const struct vm *vm, __u32 entry);
-/* The virtio console's place in the PC */
-#define VIRTIO_CONSOLE_BASE	0xd0000000	/* its window, above RAM */
-#define VIRTIO_CONSOLE_IRQ	5		/* its interrupt line */
-/* The same two, for the kernel's command line */
+/* The virtio devices' places in the PC: a window each, above RAM, and a line */
+#define VIRTIO_DEVICES		3		/* the console, the disk, the network card */
+#define VIRTIO_CONSOLE_BASE	0xd0000000	/* the console's window */
+#define VIRTIO_CONSOLE_IRQ	5		/* and its interrupt line */
+/* The same two, as the kernel's command line gives them */
 #define VIRTIO_CONSOLE_PARAMETER	" virtio_mmio.device=4K@0xd0000000:5"
 /* console.c */
 #define TYPED_MAX	256	/* bytes typed and not yet received */
