@@ -24,14 +24,16 @@ struct options {
 	const char *prompt;	/* -p: input a line at a time, each after this prompt */
 	bool timed, virtio;	/* -t, -v */
 	bool exits;		/* -x: virtio's doorbells and interrupts as exits */
+	const char *disk;	/* -d: the disk's image */
+	bool read_only;		/* -r: the disk is read-only */
 	const char *without;	/* -w: the device to leave out */
 	const char *kernel, *initrd, *cmdline;
 };
 
 static void usage(void)
 {
-	errx(2, "usage: vmm [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-t] [-v] [-w DEVICE] [-x] "
-	     "BZIMAGE INITRD CMDLINE");
+	errx(2, "usage: vmm [-d IMAGE [-r]] [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-t] [-v] "
+	     "[-w DEVICE] [-x] BZIMAGE INITRD CMDLINE");
 }
 
 /* The option's argument as a number from 1 to max, or the VMM stops, naming it. */
@@ -52,8 +54,11 @@ static void parse_options(struct options *o, int argc, char **argv)
 	int opt;
 
 	*o = (struct options) { .ram = (size_t)RAM_DEFAULT << 20 };
-	while ((opt = getopt(argc, argv, "il:m:p:tvw:x")) != -1) {
+	while ((opt = getopt(argc, argv, "d:il:m:p:rtvw:x")) != -1) {
 		switch (opt) {
+		case 'd':
+			o->disk = optarg;
+			break;
 		case 'i':
 			o->typed = true;
 			break;
@@ -65,6 +70,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 			break;
 		case 'p':
 			o->prompt = optarg;
+			break;
+		case 'r':
+			o->read_only = true;
 			break;
 		case 't':
 			o->timed = true;
@@ -82,7 +90,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 			usage();
 		}
 	}
-	if (argc - optind != 3 || (o->typed && o->prompt))
+	if (argc - optind != 3 || (o->typed && o->prompt) || (o->read_only && !o->disk))
 		usage();
 	o->kernel = argv[optind];
 	o->initrd = argv[optind + 1];
@@ -143,6 +151,7 @@ int main(int argc, char **argv)
 	struct console_input input;
 	struct pc pc;
 	struct virtio_console console;
+	struct virtio_disk disk;
 	struct device devices[1 + PC_DEVICES], windows[VIRTIO_DEVICES];
 	struct virtio_mmio *virtio[VIRTIO_DEVICES];
 	char cmdline[CMDLINE_MAX];
@@ -162,6 +171,12 @@ int main(int argc, char **argv)
 							   VIRTIO_CONSOLE_IRQ);
 		virtio[in_memory++] = &console.mmio;
 	}
+	if (o.disk) {
+		open_disk(&disk, o.disk, o.read_only);
+		windows[in_memory] = virtio_disk_device(&disk, &m.vm, VIRTIO_DISK_BASE,
+							VIRTIO_DISK_IRQ);
+		virtio[in_memory++] = &disk.mmio;
+	}
 	m.mmio = (struct bus) { windows, in_memory };
 	make_cmdline(cmdline, o.cmdline, tsc_khz(&m.vm), virtio, in_memory);
 	start_linux(&m.vm, load_linux(&m.vm, o.kernel, o.initrd, cmdline));
@@ -176,6 +191,19 @@ int main(int argc, char **argv)
 		printf("%-20s %lu\n", "bytes on virtio", console.sent);
 		printf("%-20s %lu\n", "notifications", console.mmio.notifications);
 		printf("%-20s %lu\n", "interrupts", console.mmio.interrupts);
+	}
+	if (o.disk) {
+		printf("%-20s %lu\n", "disk reads", disk.requests[DISK_READ]);
+		printf("%-20s %lu\n", "disk writes", disk.requests[DISK_WRITE]);
+		printf("%-20s %lu\n", "disk flushes", disk.requests[DISK_FLUSH]);
+		printf("%-20s %lu\n", "disk names asked", disk.requests[DISK_GET_ID]);
+		printf("%-20s %lu\n", "other requests", disk.requests[DISK_OTHER]);
+		printf("%-20s %llu\n", "bytes read", disk.read);
+		printf("%-20s %llu\n", "bytes written", disk.written);
+		printf("%-20s %lu\n", "requests failed", disk.failed);
+		printf("%-20s %lu\n", "requests refused", disk.refused);
+		printf("%-20s %lu\n", "disk doorbells", disk.mmio.notifications);
+		printf("%-20s %lu\n", "disk interrupts", disk.mmio.interrupts);
 	}
 	if (o.timed)
 		printf("%-20s %ld ms\n", "init reached after", pc.timer.init_ms);

@@ -66,4 +66,6 @@ struct console_input {
 
 void start_console(struct console_input *in, struct serial *uart, pthread_mutex_t *mutex,
 		   bool typed, const char *prompt);
+#define VIRTIO_DISK_BASE	0xd0001000	/* the disk's window */
+#define VIRTIO_DISK_IRQ		10		/* and its interrupt line */
 #endif
