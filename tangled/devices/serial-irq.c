@@ -19,12 +19,12 @@ static void next_line(void *owner)
 	ssize_t n = getline(&in->line, &in->size, stdin);
 
 	if (n > 0) {
-		serial_receive(in->uart, in->line, n);
+		console_receive(&in->uart->io, in->line, n);
 	} else if (!in->ended) {
-		serial_receive(in->uart, end_of_input, 1);
+		console_receive(&in->uart->io, end_of_input, 1);
 		in->ended = true;
 	} else {
-		serial_receive(in->uart, NULL, 0);
+		console_receive(&in->uart->io, NULL, 0);
 	}
 }
 
@@ -48,8 +48,8 @@ int main(int argc, char **argv)
 	create_irqchip_and_pit(m.vm.fd);
 	add_vcpu(&m.vm);
 	pio_devices[0] = serial_device(&uart, m.vm.fd);
-	uart.refill = next_line;
-	uart.owner = &input;
+	uart.io.refill = next_line;
+	uart.io.owner = &input;
 	uart.keeps_high = keep_high;
 	m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
 	next_line(&input);

@@ -24,11 +24,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (fuzz_take(&in, &u, sizeof(u))) {
 		if (u.op & UART_ARRIVE) {
 			fuzz_take(&in, arrived, u.value);
-			serial_receive(&uart, arrived, u.value);
+			console_receive(&uart.io, arrived, u.value);
 		} else {
 			access_device(&dev, u.op & 7, 1, u.op & UART_WRITE, &u.value);
 		}
-		if (fuzz_level(UART_IRQ) != uart.line || uart.pos > uart.len)
+		if (fuzz_level(UART_IRQ) != uart.line || uart.io.pos > uart.io.len)
 			abort();
 	}
 	fuzz_end(&vm);

@@ -158,14 +158,24 @@ int bind_irqfd(const struct vm *vm, __u32 gsi);
 #define UART_MSR	6	/* modem status */
 #define UART_MSR_LINES	0xb0	/* carrier, data set ready, clear to send */
 #define UART_SCR	7	/* scratch */
+#include <stddef.h>
+/* The structure of type whose member is at ptr, as the kernel's macro finds it. */
+#define container_of(ptr, type, member)	((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* A console's input as its device holds it, and whom it tells. */
+struct console_io {
+	const char *bytes;	/* received: bytes[pos] to bytes[len - 1] wait for the guest */
+	size_t len, pos;
+	void (*arrived)(struct console_io *io);	/* the device's: bytes came */
+	void (*refill)(void *owner);	/* asked for more when the guest has taken all */
+	void (*transmitted)(void *owner, __u8 byte);	/* told of each byte sent */
+	void *owner;		/* what refill and transmitted are given */
+};
+
 struct serial {
 	int vmfd;		/* for its interrupt line */
 	__u8 ier, lcr, mcr, scr, dll, dlm;
-	const char *bytes;	/* received: bytes[pos] to bytes[len - 1] wait for the guest */
-	size_t len, pos;
-	void (*refill)(void *owner);	/* asked for more when the guest finds none */
-	void (*transmitted)(void *owner, __u8 byte);	/* told of each byte sent */
-	void *owner;		/* what refill and transmitted are given */
+	struct console_io io;	/* what it received */
 	bool thr_empty;		/* "transmitter empty" raised, IIR not yet read */
 	bool keeps_high;	/* never lowers its line: an experiment's mistake */
 	bool line;		/* the level last given to KVM */
@@ -173,7 +183,7 @@ struct serial {
 };
 
 struct device serial_device(struct serial *uart, int vmfd);
-void serial_receive(struct serial *uart, const char *bytes, size_t len);
+void console_receive(struct console_io *io, const char *bytes, size_t len);
 #include <pthread.h>
 #define NR_VCPUS	2
 
@@ -300,7 +310,9 @@ void virtio_used(struct virtio_mmio *t, unsigned int queue, int served);
 /* virtio-console.c */
 struct virtio_console {
 	struct virtio_mmio mmio;
-	unsigned long sent;	/* bytes written by the guest */
+	struct console_io io;		/* its input */
+	unsigned long sent;		/* bytes written by the guest */
+	unsigned long received;		/* bytes put in its buffers */
 };
 
 struct device virtio_console_device(struct virtio_console *console, const struct vm *vm,

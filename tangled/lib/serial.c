@@ -4,7 +4,7 @@
 
 static __u8 serial_iir(const struct serial *uart)
 {
-	if ((uart->ier & UART_IER_RDI) && uart->pos < uart->len)
+	if ((uart->ier & UART_IER_RDI) && uart->io.pos < uart->io.len)
 		return UART_IIR_RDI;
 	if ((uart->ier & UART_IER_THRI) && uart->thr_empty)
 		return UART_IIR_THRI;
@@ -25,13 +25,19 @@ static void update_irq(struct serial *uart)
 		uart->lowered++;
 }
 
-/* len bytes arrive, for the guest to read one at a time from RBR. */
-void serial_receive(struct serial *uart, const char *bytes, size_t len)
+/* len bytes arrive at a console, for its guest to take. */
+void console_receive(struct console_io *io, const char *bytes, size_t len)
 {
-	uart->bytes = bytes;
-	uart->len = len;
-	uart->pos = 0;
-	update_irq(uart);
+	io->bytes = bytes;
+	io->len = len;
+	io->pos = 0;
+	io->arrived(io);
+}
+
+/* The guest reads them one at a time from RBR. */
+static void serial_arrived(struct console_io *io)
+{
+	update_irq(container_of(io, struct serial, io));
 }
 
 static __u8 loopback_msr(__u8 mcr)
@@ -48,7 +54,7 @@ static __u8 serial_register(struct serial *uart, __u64 offset)
 	case UART_RBR:
 		if (dlab)
 			return uart->dll;
-		return uart->pos < uart->len ? uart->bytes[uart->pos++] : 0;
+		return uart->io.pos < uart->io.len ? uart->io.bytes[uart->io.pos++] : 0;
 	case UART_IER:
 		return dlab ? uart->dlm : uart->ier;
 	case UART_IIR:
@@ -61,9 +67,9 @@ static __u8 serial_register(struct serial *uart, __u64 offset)
 	case UART_MCR:
 		return uart->mcr;
 	case UART_LSR:
-		value = UART_LSR_THRE | (uart->pos < uart->len ? UART_LSR_DR : 0);
-		if (!(value & UART_LSR_DR) && uart->refill)
-			uart->refill(uart->owner);	/* found empty: more may come in */
+		value = UART_LSR_THRE | (uart->io.pos < uart->io.len ? UART_LSR_DR : 0);
+		if (!(value & UART_LSR_DR) && uart->io.refill)
+			uart->io.refill(uart->io.owner);	/* found empty: more may come in */
 		return value;
 	case UART_MSR:
 		return (uart->mcr & UART_MCR_LOOP) ? loopback_msr(uart->mcr) : UART_MSR_LINES;
@@ -87,8 +93,8 @@ static void transmit(struct serial *uart, __u8 byte)
 		putchar(byte);
 		flush_stdout();
 		uart->sent++;
-		if (uart->transmitted)
-			uart->transmitted(uart->owner, byte);
+		if (uart->io.transmitted)
+			uart->io.transmitted(uart->io.owner, byte);
 	}
 	uart->thr_empty = true;
 }
@@ -129,7 +135,7 @@ static void serial_write(void *state, __u64 offset, __u8 value)
 
 struct device serial_device(struct serial *uart, int vmfd)
 {
-	*uart = (struct serial) { .vmfd = vmfd };
+	*uart = (struct serial) { .vmfd = vmfd, .io.arrived = serial_arrived };
 	return (struct device) { UART_PORT, 8, uart, serial_read, serial_write, "serial port" };
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* virtio-console.c: a virtio console with one port, output only. */
+/* virtio-console.c: a virtio console with one port. */
 #include <err.h>
 #include <unistd.h>
+#include <linux/virtio_config.h>
 #include <linux/virtio_ids.h>
 #include "kvmbook.h"
 
@@ -11,13 +12,56 @@
 static __u32 print_buffer(void *state, void *data, __u32 len, bool writable)
 {
 	struct virtio_console *console = state;
+	const __u8 *bytes = data;
+	__u32 i;
 
 	if (writable)
 		return 0;
 	if (write(STDOUT_FILENO, data, len) != (ssize_t)len)
 		err(1, "stdout");
 	console->sent += len;
+	for (i = 0; i < len && console->io.transmitted; i++)
+		console->io.transmitted(console->io.owner, bytes[i]);
 	return 0;
+}
+
+static __u32 fill_buffer(void *state, void *data, __u32 len, bool writable)
+{
+	struct console_io *io = state;
+	size_t n = io->len - io->pos;
+
+	if (!writable)
+		return 0;
+	if (n > len)
+		n = len;
+	memcpy(data, io->bytes + io->pos, n);
+	io->pos += n;
+	return n;
+}
+
+/* Put what the console holds into the receive queue's chains, while there are any. */
+static void deliver(struct virtio_console *console)
+{
+	struct virtio_mmio *t = &console->mmio;
+	struct console_io *io = &console->io;
+	size_t before = io->pos;
+	int served = 1;
+
+	if (!(t->status & VIRTIO_CONFIG_S_DRIVER_OK))
+		return;
+	while (io->pos < io->len && served > 0) {
+		served = virtq_serve(t->vm, &t->queue[CONSOLE_RECEIVE], fill_buffer, io, 1);
+		if (served)
+			virtio_used(t, CONSOLE_RECEIVE, served);
+	}
+	console->received += io->pos - before;
+	if (io->pos == io->len && io->refill)
+		io->refill(io->owner);
+}
+
+static void console_arrived(struct console_io *io)
+{
+	deliver(container_of(io, struct virtio_console, io));
 }
 
 static void console_notify(struct virtio_mmio *t, unsigned int queue)
@@ -25,6 +69,8 @@ static void console_notify(struct virtio_mmio *t, unsigned int queue)
 	if (queue == CONSOLE_TRANSMIT)
 		virtio_used(t, queue, virtq_serve(t->vm, &t->queue[queue], print_buffer,
 						  t->dev.state, VIRTQ_SIZE));
+	else
+		deliver(t->dev.state);
 }
 
 /* The console, in a window at base, interrupting on irq. */
@@ -39,7 +85,7 @@ struct device virtio_console_device(struct virtio_console *console, const struct
 		.state = console,
 	};
 
-	console->sent = 0;
+	*console = (struct virtio_console) { .io.arrived = console_arrived };
 	return virtio_mmio_device(&console->mmio, vm, base, irq, dev);
 }
 

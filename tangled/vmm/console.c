@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* console.c: the VMM's terminal, the far end of the guest's serial port. */
+/* console.c: the VMM's terminal, the far end of the guest's console. */
 #include <err.h>
 #include <errno.h>
 #include <pthread.h>
@@ -13,10 +13,10 @@
 /* What was typed goes into the receiver, if the guest has read all it held. */
 static void hand_over_typed(struct console_input *in)
 {
-	if (in->uart->pos < in->uart->len || !in->waiting)
+	if (in->io->pos < in->io->len || !in->waiting)
 		return;
 	memcpy(in->receiving, in->typed, in->waiting);
-	serial_receive(in->uart, in->receiving, in->waiting);
+	console_receive(in->io, in->receiving, in->waiting);
 	in->waiting = 0;
 	errno = pthread_cond_signal(&in->drained);
 	if (errno)
@@ -81,12 +81,12 @@ static void give_next_line(struct console_input *in)
 {
 	ssize_t n;
 
-	if (!in->prompted || in->uart->pos < in->uart->len)
+	if (!in->prompted || in->io->pos < in->io->len)
 		return;
 	in->prompted = false;
 	n = getline(&in->line, &in->size, stdin);
 	if (n > 0)
-		serial_receive(in->uart, in->line, n);
+		console_receive(in->io, in->line, n);
 }
 
 /* The guest sent byte: note when it completes the prompt. */
@@ -109,23 +109,23 @@ static void next_line_after_prompt(void *owner)
 	give_next_line(owner);
 }
 
-void start_console(struct console_input *in, struct serial *uart, pthread_mutex_t *mutex,
+void start_console(struct console_input *in, struct console_io *io, pthread_mutex_t *mutex,
 		   bool typed, const char *prompt)
 {
 	pthread_t thread;
 
 	*in = (struct console_input) {
-		.uart = uart, .mutex = mutex, .prompt = prompt,
+		.io = io, .mutex = mutex, .prompt = prompt,
 		.drained = PTHREAD_COND_INITIALIZER,
 	};
-	uart->owner = in;
+	io->owner = in;
 	if (prompt && *prompt) {
-		uart->transmitted = watch_for_prompt;
-		uart->refill = next_line_after_prompt;
+		io->transmitted = watch_for_prompt;
+		io->refill = next_line_after_prompt;
 	} else if (typed) {
 		make_terminal_raw();
 		fprintf(stderr, "vmm: the guest's console is this terminal; Ctrl-] ends the VMM\r\n");
-		uart->refill = next_typed;
+		io->refill = next_typed;
 		errno = pthread_create(&thread, NULL, read_typed, in);
 		if (errno)
 			err(1, "pthread_create");

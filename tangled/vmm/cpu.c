@@ -46,11 +46,9 @@ void run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life)
 				errx(1, "Linux did not reset within %u s", life);
 			err(1, "KVM_RUN");
 		}
-		if (mutex)
-			lock(mutex);
+		lock(mutex);
 		done = handle_exit(m);
-		if (mutex)
-			unlock(mutex);
+		unlock(mutex);
 	} while (!done);
 	if (life)
 		stop_timer();

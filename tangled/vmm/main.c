@@ -180,7 +180,7 @@ int main(int argc, char **argv)
 	m.mmio = (struct bus) { windows, in_memory };
 	make_cmdline(cmdline, o.cmdline, tsc_khz(&m.vm), virtio, in_memory);
 	start_linux(&m.vm, load_linux(&m.vm, o.kernel, o.initrd, cmdline));
-	start_console(&input, &uart, &mutex, o.typed, o.prompt);
+	start_console(&input, o.virtio ? &console.io : &uart.io, &mutex, o.typed, o.prompt);
 	for (i = 0; i < in_memory && !o.exits; i++)
 		serve_in_thread(virtio[i], &mutex);
 	run_pc(&m, &mutex, o.life);
@@ -189,6 +189,7 @@ int main(int argc, char **argv)
 	report(&m, &uart);
 	if (o.virtio) {
 		printf("%-20s %lu\n", "bytes on virtio", console.sent);
+		printf("%-20s %lu\n", "bytes received", console.received);
 		printf("%-20s %lu\n", "notifications", console.mmio.notifications);
 		printf("%-20s %lu\n", "interrupts", console.mmio.interrupts);
 	}

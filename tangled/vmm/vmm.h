@@ -49,9 +49,10 @@ void start_linux(const struct vm *vm, __u32 entry);
 /* console.c */
 #define TYPED_MAX	256	/* bytes typed and not yet received */
 
-/* The VMM's standard input, for the guest's serial port. */
+/* The VMM's standard input, for the guest's console: the serial port's or
+ * the virtio console's. */
 struct console_input {
-	struct serial *uart;
+	struct console_io *io;
 	pthread_mutex_t *mutex;		/* the machine's, held while a device is used */
 	const char *prompt;		/* paced: a line after each of these; else NULL */
 	size_t matched;			/* bytes of the prompt the guest has just sent */
@@ -64,7 +65,7 @@ struct console_input {
 	pthread_cond_t drained;		/* the receiver took what was waiting */
 };
 
-void start_console(struct console_input *in, struct serial *uart, pthread_mutex_t *mutex,
+void start_console(struct console_input *in, struct console_io *io, pthread_mutex_t *mutex,
 		   bool typed, const char *prompt);
 #define VIRTIO_DISK_BASE	0xd0001000	/* the disk's window */
 #define VIRTIO_DISK_IRQ		10		/* and its interrupt line */
