@@ -259,6 +259,8 @@ int virtq_serve_chains(const struct vm *vm, struct virtq *q, virtq_chain fn, voi
 int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state,
 		unsigned int max);
 bool virtq_wants_interrupt(const struct vm *vm, const struct virtq *q);
+bool virtq_has_chain(const struct vm *vm, const struct virtq *q);
+int virtq_refuse(struct virtq *q, const char *why);
 /* virtio-mmio.c */
 #define VIRTIO_QUEUES		2	/* the most queues a device of this VMM has */
 #define VIRTIO_NO_IRQ		(~0u)	/* the line of a device its VMM gives none */
@@ -318,7 +320,7 @@ struct virtio_console {
 struct device virtio_console_device(struct virtio_console *console, const struct vm *vm,
 				    __u64 base, __u32 irq);
 /* virtio-thread.c */
-void serve_in_thread(struct virtio_mmio *t, pthread_mutex_t *lock);
+void serve_in_thread(struct virtio_mmio *t, pthread_mutex_t *lock, bool exits);
 /* virtio-blk.c */
 #include <linux/virtio_blk.h>	/* a request's header, the configuration */
 
@@ -344,6 +346,35 @@ struct virtio_disk {
 void open_disk(struct virtio_disk *disk, const char *path, bool read_only);
 struct device virtio_disk_device(struct virtio_disk *disk, const struct vm *vm, __u64 base,
 				 __u32 irq);
+/* virtio-net.c */
+#include <linux/virtio_net.h>
+#define NET_RECEIVE	0	/* the receive queue: buffers for the frames that arrive */
+#define NET_TRANSMIT	1	/* the transmit queue: the frames the guest sends */
+#define NET_HEADER	sizeof(struct virtio_net_hdr_v1)	/* 12 bytes before each frame */
+#define NET_FRAME_MAX	1518	/* bytes of the longest frame: Ethernet's 1514 and a VLAN tag */
+
+/* A frame and its header, between a chain and the TAP device. */
+struct net_packet {
+	__u8 bytes[NET_HEADER + NET_FRAME_MAX];
+	__u32 len;		/* bytes of it that hold the packet */
+	__u32 pos;		/* receiving: bytes of it put in the chain so far */
+	const char *fault;	/* what was wrong with the chain, if anything */
+};
+
+/* A virtio network card, plugged into a TAP device. */
+struct virtio_net {
+	struct virtio_mmio mmio;
+	int tap;				/* the TAP device, non-blocking */
+	struct virtio_net_config config;	/* its MAC address and link status */
+	struct net_packet in, out;		/* the frame arriving, the frame leaving */
+	unsigned long frames_sent, bytes_sent;	/* frames the guest sent, without headers */
+	unsigned long frames_received, bytes_received;
+	unsigned long dropped;			/* frames the TAP would not take */
+};
+
+int open_tap(const char *name);
+struct device virtio_net_device(struct virtio_net *net, const struct vm *vm, __u64 base,
+				__u32 irq, int tap);
 #define DR7_L0		0x1		/* DR7: enable the breakpoint in DR0 */
 #define DR6_B0		0x1		/* DR6: the breakpoint in DR0 was hit */
 #define DR6_BS		0x4000		/* DR6: a single step */

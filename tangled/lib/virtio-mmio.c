@@ -60,17 +60,24 @@ static __u8 virtio_mmio_read(void *state, __u64 offset)
 	return virtio_register(t, offset & ~3ull) >> 8 * (offset & 3);
 }
 
+/* Add one to the eventfd fd's count, or the VMM stops with what. */
+static void signal_eventfd(int fd, const char *what)
+{
+	__u64 one = 1;
+
+	if (write(fd, &one, sizeof(one)) != sizeof(one))
+		err(1, "%s", what);
+}
+
 static void update_line(struct virtio_mmio *t)
 {
 	bool level = t->interrupt_status != 0;
 
-	__u64 one = 1;
-
 	if (level == t->line)
 		return;
 	if (t->irqfd != -1) {
-		if (level && write(t->irqfd, &one, sizeof(one)) != sizeof(one))
-			err(1, "write irqfd");
+		if (level)
+			signal_eventfd(t->irqfd, "write irqfd");
 	} else if (t->irq != VIRTIO_NO_IRQ) {
 		irq_line(t->vm->fd, t->irq, level);
 	}
@@ -186,7 +193,11 @@ static void set_register(struct virtio_mmio *t, __u64 reg, __u32 value)
 		t->queue_sel = value;
 		break;
 	case VIRTIO_MMIO_QUEUE_NOTIFY:
-		if (value < t->dev.queues && t->status & VIRTIO_CONFIG_S_DRIVER_OK) {
+		if (value >= t->dev.queues || !(t->status & VIRTIO_CONFIG_S_DRIVER_OK))
+			break;
+		if (t->lock) {	/* a thread serves the device: hand it the ring */
+			signal_eventfd(t->doorbell[value], "write doorbell");
+		} else {
 			t->notifications++;
 			t->dev.notify(t, value);
 		}

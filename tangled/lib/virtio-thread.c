@@ -55,17 +55,19 @@ static void *serve_device(void *arg)
 }
 
 /* Serve t on a thread of its own, which holds lock while it uses the device:
- * each queue's doorbell an ioeventfd, the interrupt an irqfd. */
-void serve_in_thread(struct virtio_mmio *t, pthread_mutex_t *lock)
+ * each queue's doorbell an ioeventfd, the interrupt an irqfd; or, with exits,
+ * both exits, the doorbell handed to the thread by the exit's handler. */
+void serve_in_thread(struct virtio_mmio *t, pthread_mutex_t *lock, bool exits)
 {
 	pthread_t thread;
 	unsigned int i;
 
 	t->lock = lock;
 	for (i = 0; i < t->dev.queues; i++)
-		t->doorbell[i] = bind_ioeventfd(t->vm, t->base + VIRTIO_MMIO_QUEUE_NOTIFY, 4,
-					       KVM_IOEVENTFD_FLAG_DATAMATCH, i);
-	if (t->irq != VIRTIO_NO_IRQ)
+		t->doorbell[i] = exits ? new_eventfd() :
+			bind_ioeventfd(t->vm, t->base + VIRTIO_MMIO_QUEUE_NOTIFY, 4,
+				       KVM_IOEVENTFD_FLAG_DATAMATCH, i);
+	if (t->irq != VIRTIO_NO_IRQ && !exits)
 		t->irqfd = bind_irqfd(t->vm, t->irq);
 	errno = pthread_create(&thread, NULL, serve_device, t);
 	if (errno)

@@ -20,7 +20,7 @@ static __u64 used_size(__u16 num)
 }
 
 /* Stop using q, for the reason why; -1, for the caller to return. */
-static int refuse(struct virtq *q, const char *why)
+int virtq_refuse(struct virtq *q, const char *why)
 {
 	q->ready = false;
 	q->error = why;
@@ -34,14 +34,14 @@ int virtq_start(const struct vm *vm, struct virtq *q)
 	q->next_avail = 0;
 	q->next_used = 0;
 	if (!q->num || q->num > VIRTQ_SIZE || q->num & (q->num - 1))
-		return refuse(q, "a size that is not a power of two up to QUEUE_NUM_MAX");
+		return virtq_refuse(q, "a size that is not a power of two up to QUEUE_NUM_MAX");
 	if (q->desc % VRING_DESC_ALIGN_SIZE || q->avail % VRING_AVAIL_ALIGN_SIZE ||
 	    q->used % VRING_USED_ALIGN_SIZE)
-		return refuse(q, "an area not aligned");
+		return virtq_refuse(q, "an area not aligned");
 	if (!guest_ptr(vm, q->desc, desc_size(q->num)) ||
 	    !guest_ptr(vm, q->avail, avail_size(q->num)) ||
 	    !guest_ptr(vm, q->used, used_size(q->num)))
-		return refuse(q, "an area outside RAM");
+		return virtq_refuse(q, "an area outside RAM");
 	q->ready = true;
 	return 0;
 }
@@ -58,20 +58,20 @@ static int copy_chain(const struct vm *vm, struct virtq *q, __u16 head,
 
 	for (n = 0; n < q->num; n++) {
 		if (i >= q->num)
-			return refuse(q, "a descriptor past the table");
+			return virtq_refuse(q, "a descriptor past the table");
 		chain[n] = table[i];
 		if (chain[n].flags & VRING_DESC_F_INDIRECT)
-			return refuse(q, "an indirect descriptor, a feature not offered");
+			return virtq_refuse(q, "an indirect descriptor, a feature not offered");
 		if (!guest_ptr(vm, chain[n].addr, chain[n].len))
-			return refuse(q, "a buffer outside RAM");
+			return virtq_refuse(q, "a buffer outside RAM");
 		bytes += chain[n].len;
 		if (bytes > VIRTQ_CHAIN_MAX)
-			return refuse(q, "a chain of more than 64 KiB");
+			return virtq_refuse(q, "a chain of more than 64 KiB");
 		if (!(chain[n].flags & VRING_DESC_F_NEXT))
 			return n + 1;
 		i = chain[n].next;
 	}
-	return refuse(q, "a chain longer than the queue, so a loop");
+	return virtq_refuse(q, "a chain longer than the queue, so a loop");
 }
 
 /* The buffers of a checked chain of n, where the VMM sees them. */
@@ -102,7 +102,7 @@ int virtq_serve_chains(const struct vm *vm, struct virtq *q, virtq_chain fn, voi
 	used = guest_ptr(vm, q->used, used_size(q->num));
 	end = __atomic_load_n(&avail->idx, __ATOMIC_ACQUIRE);
 	if ((__u16)(end - q->next_avail) > q->num)
-		return refuse(q, "more chains than the queue holds");
+		return virtq_refuse(q, "more chains than the queue holds");
 	while (q->next_avail != end && served < (int)max) {
 		struct vring_desc chain[VIRTQ_SIZE];
 		struct virtq_buf buf[VIRTQ_SIZE];
@@ -128,6 +128,17 @@ bool virtq_wants_interrupt(const struct vm *vm, const struct virtq *q)
 	const struct vring_avail *avail = guest_ptr(vm, q->avail, avail_size(q->num));
 
 	return !(avail->flags & VRING_AVAIL_F_NO_INTERRUPT);
+}
+
+/* Whether the driver has made a chain available that the device has not taken. */
+bool virtq_has_chain(const struct vm *vm, const struct virtq *q)
+{
+	const struct vring_avail *avail;
+
+	if (!q->ready)
+		return false;
+	avail = guest_ptr(vm, q->avail, avail_size(q->num));
+	return __atomic_load_n(&avail->idx, __ATOMIC_ACQUIRE) != q->next_avail;
 }
 
 /* A buffer-at-a-time device's function and its state. */

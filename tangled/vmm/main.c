@@ -26,14 +26,15 @@ struct options {
 	bool exits;		/* -x: virtio's doorbells and interrupts as exits */
 	const char *disk;	/* -d: the disk's image */
 	bool read_only;		/* -r: the disk is read-only */
+	const char *tap;	/* -n: the TAP device of a network card */
 	const char *without;	/* -w: the device to leave out */
 	const char *kernel, *initrd, *cmdline;
 };
 
 static void usage(void)
 {
-	errx(2, "usage: vmm [-d IMAGE [-r]] [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-t] [-v] "
-	     "[-w DEVICE] [-x] BZIMAGE INITRD CMDLINE");
+	errx(2, "usage: vmm [-d IMAGE [-r]] [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-n TAP] [-t] "
+	     "[-v] [-w DEVICE] [-x] BZIMAGE INITRD CMDLINE");
 }
 
 /* The option's argument as a number from 1 to max, or the VMM stops, naming it. */
@@ -54,7 +55,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	int opt;
 
 	*o = (struct options) { .ram = (size_t)RAM_DEFAULT << 20 };
-	while ((opt = getopt(argc, argv, "d:il:m:p:rtvw:x")) != -1) {
+	while ((opt = getopt(argc, argv, "d:il:m:n:p:rtvw:x")) != -1) {
 		switch (opt) {
 		case 'd':
 			o->disk = optarg;
@@ -67,6 +68,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 			break;
 		case 'm':
 			o->ram = (size_t)number(opt, optarg, RAM_MAX) << 20;
+			break;
+		case 'n':
+			o->tap = optarg;
 			break;
 		case 'p':
 			o->prompt = optarg;
@@ -152,6 +156,7 @@ int main(int argc, char **argv)
 	struct pc pc;
 	struct virtio_console console;
 	struct virtio_disk disk;
+	struct virtio_net net;
 	struct device devices[1 + PC_DEVICES], windows[VIRTIO_DEVICES];
 	struct virtio_mmio *virtio[VIRTIO_DEVICES];
 	char cmdline[CMDLINE_MAX];
@@ -177,12 +182,18 @@ int main(int argc, char **argv)
 							VIRTIO_DISK_IRQ);
 		virtio[in_memory++] = &disk.mmio;
 	}
+	if (o.tap) {
+		windows[in_memory] = virtio_net_device(&net, &m.vm, VIRTIO_NET_BASE, VIRTIO_NET_IRQ,
+						       open_tap(o.tap));
+		virtio[in_memory++] = &net.mmio;
+	}
 	m.mmio = (struct bus) { windows, in_memory };
 	make_cmdline(cmdline, o.cmdline, tsc_khz(&m.vm), virtio, in_memory);
 	start_linux(&m.vm, load_linux(&m.vm, o.kernel, o.initrd, cmdline));
 	start_console(&input, o.virtio ? &console.io : &uart.io, &mutex, o.typed, o.prompt);
-	for (i = 0; i < in_memory && !o.exits; i++)
-		serve_in_thread(virtio[i], &mutex);
+	for (i = 0; i < in_memory; i++)
+		if (!o.exits || virtio[i]->dev.waits_on)
+			serve_in_thread(virtio[i], &mutex, o.exits);
 	run_pc(&m, &mutex, o.life);
 	lock(&mutex);	/* the devices' threads stay where they are */
 	printf("\nthe guest reset the machine\n");
@@ -205,6 +216,14 @@ int main(int argc, char **argv)
 		printf("%-20s %lu\n", "requests refused", disk.refused);
 		printf("%-20s %lu\n", "disk doorbells", disk.mmio.notifications);
 		printf("%-20s %lu\n", "disk interrupts", disk.mmio.interrupts);
+	}
+	if (o.tap) {
+		printf("%-20s %lu, %lu bytes\n", "frames sent", net.frames_sent, net.bytes_sent);
+		printf("%-20s %lu, %lu bytes\n", "frames received", net.frames_received,
+		       net.bytes_received);
+		printf("%-20s %lu\n", "frames dropped", net.dropped);
+		printf("%-20s %lu\n", "net notifications", net.mmio.notifications);
+		printf("%-20s %lu\n", "net interrupts", net.mmio.interrupts);
 	}
 	if (o.timed)
 		printf("%-20s %ld ms\n", "init reached after", pc.timer.init_ms);
