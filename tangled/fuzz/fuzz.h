@@ -21,6 +21,9 @@ struct fuzz_input {
 bool fuzz_take(struct fuzz_input *in, void *to, size_t len);
 void fuzz_store(void *mem, size_t mem_size, struct fuzz_input *in);
 int fuzz_level(__u32 irq);
+/* fuzz/virtio.c: the input's accesses to the device t in the window dev. */
+void fuzz_virtio(struct vm *vm, const struct device *dev, const struct virtio_mmio *t,
+		 struct fuzz_input *in);
 /* Run step(arg); false if the VMM stopped in it, with err or errx. */
 bool fuzz_survives(void (*step)(void *arg), void *arg);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -241,10 +241,21 @@ struct virtq {
 	__u16 next_used;	/* the next used entry to fill */
 };
 
+/* One buffer of a checked chain, where the VMM sees it. */
+struct virtq_buf {
+	void *data;
+	__u32 len;
+	bool writable;		/* the device's to write: input for the driver */
+};
+
 /* One buffer of a chain, given to a device; returns the bytes written to it. */
 typedef __u32 (*virtq_buffer)(void *state, void *data, __u32 len, bool writable);
+/* A whole chain of n buffers, given to a device; the bytes written to them. */
+typedef __u32 (*virtq_chain)(void *state, const struct virtq_buf *buf, int n);
 
 int virtq_start(const struct vm *vm, struct virtq *q);
+int virtq_serve_chains(const struct vm *vm, struct virtq *q, virtq_chain fn, void *state,
+		       unsigned int max);
 int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state,
 		unsigned int max);
 bool virtq_wants_interrupt(const struct vm *vm, const struct virtq *q);
@@ -310,6 +321,31 @@ struct device virtio_console_device(struct virtio_console *console, const struct
 				    __u64 base, __u32 irq);
 /* virtio-thread.c */
 void serve_in_thread(struct virtio_mmio *t, pthread_mutex_t *lock, bool exits);
+/* virtio-blk.c */
+#include <linux/virtio_blk.h>	/* a request's header, the configuration */
+
+#define SECTOR		512	/* bytes: the unit of a request's sector and of capacity */
+#define DISK_SEGMENT	4096	/* size_max: the most bytes of data in one buffer */
+#define DISK_SEGMENTS	15	/* seg_max: the most buffers of data in one request */
+
+/* The requests the disk counts, by type. */
+enum disk_request { DISK_READ, DISK_WRITE, DISK_FLUSH, DISK_GET_ID, DISK_OTHER, DISK_TYPES };
+
+struct virtio_disk {
+	struct virtio_mmio mmio;
+	int fd;					/* the image */
+	bool read_only;
+	char id[VIRTIO_BLK_ID_BYTES];		/* the name T_GET_ID gives: NUL-padded */
+	struct virtio_blk_config config;	/* capacity, size_max, seg_max */
+	unsigned long requests[DISK_TYPES];	/* answered, by type */
+	unsigned long failed;			/* of those, not with VIRTIO_BLK_S_OK */
+	unsigned long refused;			/* chains that are no request */
+	unsigned long long read, written;	/* bytes, from the image and to it */
+};
+
+void open_disk(struct virtio_disk *disk, const char *path, bool read_only);
+struct device virtio_disk_device(struct virtio_disk *disk, const struct vm *vm, __u64 base,
+				 __u32 irq);
 /* virtio-net.c */
 #include <linux/virtio_net.h>
 #define NET_RECEIVE	0	/* the receive queue: buffers for the frames that arrive */

@@ -74,23 +74,22 @@ static int copy_chain(const struct vm *vm, struct virtq *q, __u16 head,
 	return virtq_refuse(q, "a chain longer than the queue, so a loop");
 }
 
-/* Give each buffer of a checked chain of n to fn; the bytes written to them. */
-static __u32 take_chain(const struct vm *vm, const struct vring_desc *chain, int n,
-			virtq_buffer fn, void *state)
+/* The buffers of a checked chain of n, where the VMM sees them. */
+static void map_chain(const struct vm *vm, const struct vring_desc *chain, int n,
+		      struct virtq_buf *buf)
 {
-	__u32 written = 0;
 	int i;
 
 	for (i = 0; i < n; i++)
-		written += fn(state, guest_ptr(vm, chain[i].addr, chain[i].len), chain[i].len,
-			      chain[i].flags & VRING_DESC_F_WRITE);
-	return written;
+		buf[i] = (struct virtq_buf) { guest_ptr(vm, chain[i].addr, chain[i].len),
+					      chain[i].len, chain[i].flags & VRING_DESC_F_WRITE };
 }
 
-/* Serve the chains made available since the last call, at most max: how many,
- * or -1 and the reason in error if the queue is malformed. */
-int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state,
-		unsigned int max)
+/* Serve the chains made available since the last call, at most max, each
+ * given whole to fn: how many, or -1 and the reason in error if the queue is
+ * malformed. */
+int virtq_serve_chains(const struct vm *vm, struct virtq *q, virtq_chain fn, void *state,
+		       unsigned int max)
 {
 	struct vring_avail *avail;
 	struct vring_used *used;
@@ -106,15 +105,17 @@ int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *sta
 		return virtq_refuse(q, "more chains than the queue holds");
 	while (q->next_avail != end && served < (int)max) {
 		struct vring_desc chain[VIRTQ_SIZE];
+		struct virtq_buf buf[VIRTQ_SIZE];
 		__u16 head = avail->ring[q->next_avail++ % q->num];
 		int n = copy_chain(vm, q, head, chain);
 		struct vring_used_elem *elem;
 
 		if (n < 0)
 			break;
+		map_chain(vm, chain, n, buf);
 		elem = &used->ring[q->next_used++ % q->num];
 		elem->id = head;
-		elem->len = take_chain(vm, chain, n, fn, state);
+		elem->len = fn(state, buf, n);
 		served++;
 	}
 	__atomic_store_n(&used->idx, q->next_used, __ATOMIC_RELEASE);
@@ -138,5 +139,31 @@ bool virtq_has_chain(const struct vm *vm, const struct virtq *q)
 		return false;
 	avail = guest_ptr(vm, q->avail, avail_size(q->num));
 	return __atomic_load_n(&avail->idx, __ATOMIC_ACQUIRE) != q->next_avail;
+}
+
+/* A buffer-at-a-time device's function and its state. */
+struct each_buffer {
+	virtq_buffer fn;
+	void *state;
+};
+
+static __u32 give_each_buffer(void *state, const struct virtq_buf *buf, int n)
+{
+	const struct each_buffer *each = state;
+	__u32 written = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		written += each->fn(each->state, buf[i].data, buf[i].len, buf[i].writable);
+	return written;
+}
+
+/* The same, each buffer of each chain given to fn, in order. */
+int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *state,
+		unsigned int max)
+{
+	struct each_buffer each = { fn, state };
+
+	return virtq_serve_chains(vm, q, give_each_buffer, &each, max);
 }
 

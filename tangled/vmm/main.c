@@ -24,6 +24,8 @@ struct options {
 	const char *prompt;	/* -p: input a line at a time, each after this prompt */
 	bool timed, virtio;	/* -t, -v */
 	bool exits;		/* -x: virtio's doorbells and interrupts as exits */
+	const char *disk;	/* -d: the disk's image */
+	bool read_only;		/* -r: the disk is read-only */
 	const char *tap;	/* -n: the TAP device of a network card */
 	const char *without;	/* -w: the device to leave out */
 	const char *kernel, *initrd, *cmdline;
@@ -31,8 +33,8 @@ struct options {
 
 static void usage(void)
 {
-	errx(2, "usage: vmm [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-n TAP] [-t] [-v] "
-	     "[-w DEVICE] [-x] BZIMAGE INITRD CMDLINE");
+	errx(2, "usage: vmm [-d IMAGE [-r]] [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-n TAP] [-t] "
+	     "[-v] [-w DEVICE] [-x] BZIMAGE INITRD CMDLINE");
 }
 
 /* The option's argument as a number from 1 to max, or the VMM stops, naming it. */
@@ -53,8 +55,11 @@ static void parse_options(struct options *o, int argc, char **argv)
 	int opt;
 
 	*o = (struct options) { .ram = (size_t)RAM_DEFAULT << 20 };
-	while ((opt = getopt(argc, argv, "il:m:n:p:tvw:x")) != -1) {
+	while ((opt = getopt(argc, argv, "d:il:m:n:p:rtvw:x")) != -1) {
 		switch (opt) {
+		case 'd':
+			o->disk = optarg;
+			break;
 		case 'i':
 			o->typed = true;
 			break;
@@ -69,6 +74,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 			break;
 		case 'p':
 			o->prompt = optarg;
+			break;
+		case 'r':
+			o->read_only = true;
 			break;
 		case 't':
 			o->timed = true;
@@ -86,7 +94,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 			usage();
 		}
 	}
-	if (argc - optind != 3 || (o->typed && o->prompt))
+	if (argc - optind != 3 || (o->typed && o->prompt) || (o->read_only && !o->disk))
 		usage();
 	o->kernel = argv[optind];
 	o->initrd = argv[optind + 1];
@@ -147,6 +155,7 @@ int main(int argc, char **argv)
 	struct console_input input;
 	struct pc pc;
 	struct virtio_console console;
+	struct virtio_disk disk;
 	struct virtio_net net;
 	struct device devices[1 + PC_DEVICES], windows[VIRTIO_DEVICES];
 	struct virtio_mmio *virtio[VIRTIO_DEVICES];
@@ -166,6 +175,12 @@ int main(int argc, char **argv)
 		windows[in_memory] = virtio_console_device(&console, &m.vm, VIRTIO_CONSOLE_BASE,
 							   VIRTIO_CONSOLE_IRQ);
 		virtio[in_memory++] = &console.mmio;
+	}
+	if (o.disk) {
+		open_disk(&disk, o.disk, o.read_only);
+		windows[in_memory] = virtio_disk_device(&disk, &m.vm, VIRTIO_DISK_BASE,
+							VIRTIO_DISK_IRQ);
+		virtio[in_memory++] = &disk.mmio;
 	}
 	if (o.tap) {
 		windows[in_memory] = virtio_net_device(&net, &m.vm, VIRTIO_NET_BASE, VIRTIO_NET_IRQ,
@@ -188,6 +203,19 @@ int main(int argc, char **argv)
 		printf("%-20s %lu\n", "bytes received", console.received);
 		printf("%-20s %lu\n", "notifications", console.mmio.notifications);
 		printf("%-20s %lu\n", "interrupts", console.mmio.interrupts);
+	}
+	if (o.disk) {
+		printf("%-20s %lu\n", "disk reads", disk.requests[DISK_READ]);
+		printf("%-20s %lu\n", "disk writes", disk.requests[DISK_WRITE]);
+		printf("%-20s %lu\n", "disk flushes", disk.requests[DISK_FLUSH]);
+		printf("%-20s %lu\n", "disk names asked", disk.requests[DISK_GET_ID]);
+		printf("%-20s %lu\n", "other requests", disk.requests[DISK_OTHER]);
+		printf("%-20s %llu\n", "bytes read", disk.read);
+		printf("%-20s %llu\n", "bytes written", disk.written);
+		printf("%-20s %lu\n", "requests failed", disk.failed);
+		printf("%-20s %lu\n", "requests refused", disk.refused);
+		printf("%-20s %lu\n", "disk doorbells", disk.mmio.notifications);
+		printf("%-20s %lu\n", "disk interrupts", disk.mmio.interrupts);
 	}
 	if (o.tap) {
 		printf("%-20s %lu, %lu bytes\n", "frames sent", net.frames_sent, net.bytes_sent);

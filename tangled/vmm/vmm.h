@@ -67,6 +67,8 @@ struct console_input {
 
 void start_console(struct console_input *in, struct console_io *io, pthread_mutex_t *mutex,
 		   bool typed, const char *prompt);
+#define VIRTIO_DISK_BASE	0xd0001000	/* the disk's window */
+#define VIRTIO_DISK_IRQ		10		/* and its interrupt line */
 #define VIRTIO_NET_BASE		0xd0002000	/* the network card's window */
 #define VIRTIO_NET_IRQ		11		/* and its interrupt line */
 #endif

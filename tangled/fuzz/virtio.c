@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* fuzz/virtio.c: a virtio device's registers and guest memory, as the input writes them. */
+#include "fuzz.h"
+
+enum access_kind { READ, WRITE, STORE, KINDS };
+
+/* One access of the guest's, before an offset and a value or a store. */
+struct access {
+	__u8 kind;	/* % KINDS */
+	__u8 width;	/* 1 << (width % 3) bytes */
+};
+
+static void give_access(const struct device *dev, const struct access *a,
+			struct fuzz_input *in)
+{
+	__u32 len = 1u << (a->width % 3);
+	__u16 offset;
+	__u8 value[4];
+
+	fuzz_take(in, &offset, sizeof(offset));
+	offset %= VIRTIO_MMIO_SIZE - len + 1;
+	if (a->kind % KINDS == WRITE)
+		fuzz_take(in, value, len);
+	access_device(dev, offset, len, a->kind % KINDS == WRITE, value);
+}
+
+void fuzz_virtio(struct vm *vm, const struct device *dev, const struct virtio_mmio *t,
+		 struct fuzz_input *in)
+{
+	struct access a;
+
+	while (fuzz_take(in, &a, sizeof(a))) {
+		if (a.kind % KINDS == STORE)
+			fuzz_store(vm->mem, vm->mem_size, in);
+		else
+			give_access(dev, &a, in);
+		if (fuzz_level(t->irq) != t->line)
+			abort();
+	}
+}
+
