@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* fuzz/virtio.c: a virtio device's registers and guest memory, as the input writes them. */
+#include <linux/virtio_mmio.h>
 #include "fuzz.h"
 
 enum access_kind { READ, WRITE, STORE, KINDS };
@@ -10,18 +11,35 @@ struct access {
 	__u8 width;	/* 1 << (width % 3) bytes */
 };
 
-static void give_access(const struct device *dev, const struct access *a,
-			struct fuzz_input *in)
+/* Whether a write of len bytes at offset may change a register of t: only by
+ * ending one whose earlier bytes came in order. */
+static bool may_complete(const struct virtio_mmio *t, __u16 offset, __u32 len)
+{
+	return offset < VIRTIO_MMIO_CONFIG && ((offset + len - 1) & 3) == 3 &&
+	       (!(offset & 3) || offset == t->next);
+}
+
+static void give_access(const struct device *dev, const struct virtio_mmio *t,
+			const struct access *a, struct fuzz_input *in)
 {
 	__u32 len = 1u << (a->width % 3);
+	bool write = a->kind % KINDS == WRITE;
+	struct virtio_mmio before = *t;
 	__u16 offset;
 	__u8 value[4];
 
 	fuzz_take(in, &offset, sizeof(offset));
 	offset %= VIRTIO_MMIO_SIZE - len + 1;
-	if (a->kind % KINDS == WRITE)
+	if (write)
 		fuzz_take(in, value, len);
-	access_device(dev, offset, len, a->kind % KINDS == WRITE, value);
+	access_device(dev, offset, len, write, value);
+	if (!write || len == 4 || may_complete(&before, offset, len))
+		return;
+	before.latch = t->latch;
+	before.next = t->next;
+	before.ignored = t->ignored;
+	if (memcmp(&before, t, sizeof(before)))
+		abort();
 }
 
 void fuzz_virtio(struct vm *vm, const struct device *dev, const struct virtio_mmio *t,
@@ -33,7 +51,7 @@ void fuzz_virtio(struct vm *vm, const struct device *dev, const struct virtio_mm
 		if (a.kind % KINDS == STORE)
 			fuzz_store(vm->mem, vm->mem_size, in);
 		else
-			give_access(dev, &a, in);
+			give_access(dev, t, &a, in);
 		if (fuzz_level(t->irq) != t->line)
 			abort();
 	}
