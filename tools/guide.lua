@@ -1,8 +1,11 @@
 -- guide.lua: the instructor's guide, drawn from the woven book (a pandoc
 -- filter, JSON to JSON).  Nothing in it is written by hand: for each chapter
 -- its learning goals (the list after "After this chapter you can:"), its
--- reading time estimated from its length, its sessions and its "Try this";
--- for each exercise (a section with a **Task.** paragraph) the task, the hint,
+-- reading time estimated from its length, its sessions, its "Try this" and
+-- the answer to it, a note for instructors (`::: {.instructors}`) right after
+-- the "Try this" paragraphs; a chapter for instructors only (a note for
+-- instructors that starts with a level-1 heading: the syllabus) whole, after
+-- this guide's introduction; for each exercise (a section with a **Task.** paragraph) the task, the hint,
 -- the book's estimate of its time, the transcript `make grade` compares
 -- answers with and the book's note for instructors.  Links go to the book
 -- (kvmbook.html); render.lua makes them plain text in the PDF.
@@ -54,18 +57,28 @@ local function count_lines(s)
 	return n
 end
 
--- A chapter: its heading and the blocks up to the next level-1 heading.
+-- A note for instructors that is a chapter of its own.
+local function instructors_chapter(b)
+	return b.t == "Div" and has_class(b, "instructors") and b.content[1]
+		and b.content[1].t == "Header" and b.content[1].level == 1
+end
+
+-- A chapter: its heading and the blocks up to the next level-1 heading; and,
+-- apart, the chapters for instructors only.
 local function chapters(blocks)
-	local list, current = {}, nil
+	local list, theirs, current = {}, {}, nil
 	for _, b in ipairs(blocks) do
 		if b.t == "Header" and b.level == 1 then
 			current = { header = b, blocks = {} }
 			table.insert(list, current)
+		elseif instructors_chapter(b) then
+			table.insert(theirs, b)
+			current = nil
 		elseif current then
 			table.insert(current.blocks, b)
 		end
 	end
-	return list
+	return list, theirs
 end
 
 -- What a chapter asks of its reader, measured on its text.
@@ -118,6 +131,20 @@ local function passage(blocks, start)
 		end
 	end
 	return out
+end
+
+-- The note for instructors right after a passage: the answer to "Try this".
+local function answer(blocks, start)
+	local on = false
+	for _, b in ipairs(blocks) do
+		if on and (b.t == "Header" or b.t == "Div" or
+				(b.t == "Para" and b.content[1] and b.content[1].t == "Strong")) then
+			return b.t == "Div" and has_class(b, "instructors") and b or nil
+		end
+		if starts_with_strong(b, start) then
+			on = true
+		end
+	end
 end
 
 local function goals(blocks)
@@ -222,7 +249,8 @@ end
 function Pandoc(doc)
 	local path, exs = {}, {}
 	local number, total_minutes = 0, 0
-	for _, ch in ipairs(chapters(doc.blocks)) do
+	local list, theirs = chapters(doc.blocks)
+	for _, ch in ipairs(list) do
 		local h = ch.header
 		if not has_class(h, "unnumbered") then
 			number = number + 1
@@ -252,6 +280,12 @@ function Pandoc(doc)
 			for _, b in ipairs(to_book(passage(ch.blocks, "Try this."))) do
 				table.insert(path, b)
 			end
+			local a = answer(ch.blocks, "Try this.")
+			if a then
+				for _, b in ipairs(to_book(a.content)) do
+					table.insert(path, b)
+				end
+			end
 			for _, ex in ipairs(exercises(ch.blocks)) do
 				table.insert(exs, ex)
 			end
@@ -261,7 +295,8 @@ function Pandoc(doc)
 	local out = {
 		pandoc.Header(1, { pandoc.Str("How this guide is made") }, { id = "guide-about", class = "unnumbered" }),
 		pandoc.Para({ pandoc.Str("Everything below is taken from the book at the time it was woven: each " ..
-			"chapter's learning goals, its closing task (\"Try this\"), and for each exercise the task, " ..
+			"chapter's learning goals, its closing task (\"Try this\") and the book's answer to it, " ..
+			"the chapters the book writes for instructors only, and for each exercise the task, " ..
 			"the hint, the transcript answers are graded against and the book's note for instructors. " ..
 			"Headings link to the book.") }),
 		pandoc.Para({ pandoc.Str(string.format("Times are estimates, not measurements. A chapter's " ..
@@ -272,9 +307,22 @@ function Pandoc(doc)
 		pandoc.Para({ pandoc.Str("Answers are graded by running them: "), pandoc.Code("make grade"),
 			pandoc.Str(" compiles each answer, runs it in the guest in every lane the book runs " ..
 				"the exercise in, and compares its output with the book's transcript.") }),
+	}
+	-- Unnumbered, as the guide's own headings are.
+	for _, d in ipairs(theirs) do
+		for _, b in ipairs(to_book(d.content)) do
+			if b.t == "Header" then
+				b.classes:insert("unnumbered")
+			end
+			table.insert(out, b)
+		end
+	end
+	for _, b in ipairs({
 		pandoc.Header(1, { pandoc.Str("The learning path") }, { id = "guide-path", class = "unnumbered" }),
 		pandoc.Para({ pandoc.Str("The chapters in the order the book teaches them.") }),
-	}
+	}) do
+		table.insert(out, b)
+	end
 	for _, b in ipairs(path) do
 		table.insert(out, b)
 	end
