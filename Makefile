@@ -39,7 +39,7 @@ shell:				## A shell in the guest, the programs in /: make shell [BOOT=vmx]
 vmm-shell:			## A shell in Linux on the book's VMM: make vmm-shell [BOOT=vmx]
 	@tools/shell $(or $(BOOT),svm) vmm
 
-try:				## Run your program in the guest: make try FILE=my.c [BOOT=vmx]
+try:				## Run your program in the guest: make try FILE=my.c|FOLDER [RUN='./my -x'] [BOOT=vmx]
 	@tools/try $(FILE) $(BOOT)
 
 grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
@@ -54,7 +54,7 @@ TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map 
 	test-check-prose-symbols test-check-guests test-check-kernel test-mutations \
 	test-unrestricted-guest
 REUSE := tools/reuse
-export FRESH
+export FRESH RUN
 
 check: packages $(CHECKS)	## Run every check, in that order
 	@echo "make check: all checks passed"
