@@ -21,9 +21,18 @@ struct fuzz_input {
 bool fuzz_take(struct fuzz_input *in, void *to, size_t len);
 void fuzz_store(void *mem, size_t mem_size, struct fuzz_input *in);
 int fuzz_level(__u32 irq);
-/* fuzz/virtio.c: the input's accesses to the device t in the window dev. */
+/* What a device's world outside the VM does between the guest's accesses:
+ * an event the input describes (a frame arrives), and a check after each. */
+struct fuzz_world {
+	void (*event)(void *state, struct fuzz_input *in);
+	void (*check)(void *state);
+	void *state;
+};
+
+/* fuzz/virtio.c: the input's accesses to the device t in the window dev, and
+ * its world's events, if it has a world. */
 void fuzz_virtio(struct vm *vm, const struct device *dev, const struct virtio_mmio *t,
-		 struct fuzz_input *in);
+		 struct fuzz_input *in, const struct fuzz_world *world);
 /* Run step(arg); false if the VMM stopped in it, with err or errx. */
 bool fuzz_survives(void (*step)(void *arg), void *arg);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	open_disk(&disk, empty_image(), read_only & 1);
 	fuzz_start(&vm, RAM_SIZE);
 	dev = virtio_disk_device(&disk, &vm, VIRTIO_DISK_BASE, VIRTIO_DISK_IRQ);
-	fuzz_virtio(&vm, &dev, &disk.mmio, &in);
+	fuzz_virtio(&vm, &dev, &disk.mmio, &in, NULL);
 	check_image(&disk);
 	if (close(disk.fd) == -1)
 		err(1, "close");

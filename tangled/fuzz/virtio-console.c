@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_start(&vm, RAM_SIZE);
 	dev = virtio_console_device(&console, &vm, VIRTIO_CONSOLE_BASE, VIRTIO_CONSOLE_IRQ);
-	fuzz_virtio(&vm, &dev, &console.mmio, &in);
+	fuzz_virtio(&vm, &dev, &console.mmio, &in, NULL);
 	fuzz_end(&vm);
 	return 0;
 }

@@ -6,8 +6,6 @@
 #define RAM_SIZE	0x2000	/* two pages of guest memory */
 #define WIRE_MAX	(NET_FRAME_MAX + 64)	/* the longest frame that may arrive */
 
-enum record_kind { READ, WRITE, STORE, ARRIVE, KINDS };
-
 static int wire[2] = { -1, -1 };	/* the card's TAP device, and the target's end */
 
 static void make_wire(void)
@@ -34,8 +32,9 @@ static void drain(int fd, bool check)
 }
 
 /* A frame arrives, as the input says; the card takes it as its thread would. */
-static void arrive(struct virtio_net *net, struct fuzz_input *in)
+static void arrive(void *state, struct fuzz_input *in)
 {
+	struct virtio_net *net = state;
 	static __u8 frame[WIRE_MAX];
 	__u16 len;
 
@@ -48,34 +47,25 @@ static void arrive(struct virtio_net *net, struct fuzz_input *in)
 		net->mmio.dev.readable(&net->mmio);
 }
 
+/* Each frame the card sent must be one it may send. */
+static void check_sent(void *state)
+{
+	(void)state;
+	drain(wire[1], true);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_input in = { data, size };
 	struct virtio_net net;
+	struct fuzz_world world = { arrive, check_sent, &net };
 	struct device dev;
-	__u16 offset;
-	__u8 kind, value[4];
 	struct vm vm;
 
 	make_wire();
 	fuzz_start(&vm, RAM_SIZE);
 	dev = virtio_net_device(&net, &vm, VIRTIO_NET_BASE, VIRTIO_NET_IRQ, wire[0]);
-	while (fuzz_take(&in, &kind, sizeof(kind))) {
-		if (kind % KINDS == STORE) {
-			fuzz_store(vm.mem, vm.mem_size, &in);
-		} else if (kind % KINDS == ARRIVE) {
-			arrive(&net, &in);
-		} else {
-			fuzz_take(&in, &offset, sizeof(offset));
-			if (kind % KINDS == WRITE)
-				fuzz_take(&in, value, sizeof(value));
-			access_device(&dev, offset % VIRTIO_MMIO_SIZE & ~3u, 4, kind % KINDS == WRITE,
-				      value);
-		}
-		if (fuzz_level(VIRTIO_NET_IRQ) != net.mmio.line)
-			abort();
-		drain(wire[1], true);
-	}
+	fuzz_virtio(&vm, &dev, &net.mmio, &in, &world);
 	drain(wire[0], false);
 	fuzz_end(&vm);
 	return 0;

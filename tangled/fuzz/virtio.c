@@ -3,11 +3,12 @@
 #include <linux/virtio_mmio.h>
 #include "fuzz.h"
 
-enum access_kind { READ, WRITE, STORE, KINDS };
+enum access_kind { READ, WRITE, STORE, EVENT };
 
-/* One access of the guest's, before an offset and a value or a store. */
+/* One access of the guest's, before an offset and a value or a store; or an
+ * event of the device's world, before what the world takes of the input. */
 struct access {
-	__u8 kind;	/* % KINDS */
+	__u8 kind;	/* % 3, or % 4 for a device with a world */
 	__u8 width;	/* 1 << (width % 3) bytes */
 };
 
@@ -19,11 +20,10 @@ static bool may_complete(const struct virtio_mmio *t, __u16 offset, __u32 len)
 	       (!(offset & 3) || offset == t->next);
 }
 
-static void give_access(const struct device *dev, const struct virtio_mmio *t,
-			const struct access *a, struct fuzz_input *in)
+static void give_access(const struct device *dev, const struct virtio_mmio *t, bool write,
+			__u8 width, struct fuzz_input *in)
 {
-	__u32 len = 1u << (a->width % 3);
-	bool write = a->kind % KINDS == WRITE;
+	__u32 len = 1u << (width % 3);
 	struct virtio_mmio before = *t;
 	__u16 offset;
 	__u8 value[4];
@@ -43,17 +43,24 @@ static void give_access(const struct device *dev, const struct virtio_mmio *t,
 }
 
 void fuzz_virtio(struct vm *vm, const struct device *dev, const struct virtio_mmio *t,
-		 struct fuzz_input *in)
+		 struct fuzz_input *in, const struct fuzz_world *world)
 {
+	int kinds = world ? EVENT + 1 : STORE + 1;
 	struct access a;
 
 	while (fuzz_take(in, &a, sizeof(a))) {
-		if (a.kind % KINDS == STORE)
+		int kind = a.kind % kinds;
+
+		if (kind == STORE)
 			fuzz_store(vm->mem, vm->mem_size, in);
+		else if (kind == EVENT)
+			world->event(world->state, in);
 		else
-			give_access(dev, t, &a, in);
+			give_access(dev, t, kind == WRITE, a.width, in);
 		if (fuzz_level(t->irq) != t->line)
 			abort();
+		if (world)
+			world->check(world->state);
 	}
 }
 
