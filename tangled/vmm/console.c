@@ -87,6 +87,8 @@ static void give_next_line(struct console_input *in)
 	n = getline(&in->line, &in->size, stdin);
 	if (n > 0)
 		console_receive(in->io, in->line, n);
+	if (n <= 0 && in->stop)
+		*in->stop = in->ended = true;	/* -S: the machine is saved at this prompt */
 }
 
 /* The guest sent byte: note when it completes the prompt. */
@@ -130,5 +132,12 @@ void start_console(struct console_input *in, struct console_io *io, pthread_mute
 		if (errno)
 			err(1, "pthread_create");
 	}
+}
+
+/* The guest waits at the prompt the snapshot was saved at: the first line goes in now. */
+void resume_at_prompt(struct console_input *in)
+{
+	in->prompted = true;
+	give_next_line(in);
 }
 

@@ -28,13 +28,17 @@ struct options {
 	bool read_only;		/* -r: the disk is read-only */
 	const char *tap;	/* -n: the TAP device of a network card */
 	const char *without;	/* -w: the device to leave out */
+	bool sized;		/* -m was given */
+	const char *save;	/* -S: where to save the machine when the input ends */
+	const char *restore;	/* -R: the snapshot to go on from, instead of a boot */
 	const char *kernel, *initrd, *cmdline;
 };
 
 static void usage(void)
 {
-	errx(2, "usage: vmm [-d IMAGE [-r]] [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-n TAP] [-t] "
-	     "[-v] [-w DEVICE] [-x] BZIMAGE INITRD CMDLINE");
+	errx(2, "usage: vmm [-d IMAGE [-r]] [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-n TAP] "
+	     "[-S FILE] [-t] [-v] [-w DEVICE] [-x] BZIMAGE INITRD CMDLINE\n"
+	     "       vmm -R FILE [options but -m]");
 }
 
 /* The option's argument as a number from 1 to max, or the VMM stops, naming it. */
@@ -55,7 +59,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	int opt;
 
 	*o = (struct options) { .ram = (size_t)RAM_DEFAULT << 20 };
-	while ((opt = getopt(argc, argv, "d:il:m:n:p:rtvw:x")) != -1) {
+	while ((opt = getopt(argc, argv, "d:il:m:n:p:rR:S:tvw:x")) != -1) {
 		switch (opt) {
 		case 'd':
 			o->disk = optarg;
@@ -68,6 +72,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 			break;
 		case 'm':
 			o->ram = (size_t)number(opt, optarg, RAM_MAX) << 20;
+			o->sized = true;
 			break;
 		case 'n':
 			o->tap = optarg;
@@ -77,6 +82,12 @@ static void parse_options(struct options *o, int argc, char **argv)
 			break;
 		case 'r':
 			o->read_only = true;
+			break;
+		case 'R':
+			o->restore = optarg;
+			break;
+		case 'S':
+			o->save = optarg;
 			break;
 		case 't':
 			o->timed = true;
@@ -94,8 +105,15 @@ static void parse_options(struct options *o, int argc, char **argv)
 			usage();
 		}
 	}
-	if (argc - optind != 3 || (o->typed && o->prompt) || (o->read_only && !o->disk))
+	if (argc - optind != (o->restore ? 0 : 3) || (o->typed && o->prompt) ||
+	    (o->read_only && !o->disk))
 		usage();
+	if (o->save && (!o->prompt || o->virtio || o->disk || o->tap))
+		errx(2, "-S needs -p, and saves no virtio device (-v, -d, -n)");
+	if (o->restore && (o->sized || o->virtio || o->disk || o->tap))
+		errx(2, "-R takes RAM from the snapshot (no -m) and restores no virtio device");
+	if (o->restore)
+		return;
 	o->kernel = argv[optind];
 	o->initrd = argv[optind + 1];
 	o->cmdline = argv[optind + 2];
@@ -159,11 +177,15 @@ int main(int argc, char **argv)
 	struct virtio_net net;
 	struct device devices[1 + PC_DEVICES], windows[VIRTIO_DEVICES];
 	struct virtio_mmio *virtio[VIRTIO_DEVICES];
-	char cmdline[CMDLINE_MAX];
+	struct snapshot_file *snapshot = NULL;
 	size_t count, in_memory = 0, i;
 
 	_Static_assert(ARRAY_SIZE(devices) <= MAX_DEVICES, "too many devices to count");
 	parse_options(&o, argc, argv);
+	if (o.restore) {
+		snapshot = read_snapshot(o.restore, (size_t)RAM_MAX << 20);
+		o.ram = snapshot_ram(snapshot);
+	}
 	create_pc(&m.vm, o.ram);
 	create_cpu(&m.vm);
 	devices[0] = serial_device(&uart, m.vm.fd);
@@ -188,15 +210,31 @@ int main(int argc, char **argv)
 		virtio[in_memory++] = &net.mmio;
 	}
 	m.mmio = (struct bus) { windows, in_memory };
-	make_cmdline(cmdline, o.cmdline, tsc_khz(&m.vm), virtio, in_memory);
-	start_linux(&m.vm, load_linux(&m.vm, o.kernel, o.initrd, cmdline));
+	if (snapshot) {
+		restore_machine(snapshot, &m.vm, &uart, &pc);
+	} else {
+		char cmdline[CMDLINE_MAX];
+
+		make_cmdline(cmdline, o.cmdline, tsc_khz(&m.vm), virtio, in_memory);
+		start_linux(&m.vm, load_linux(&m.vm, o.kernel, o.initrd, cmdline));
+	}
 	start_console(&input, o.virtio ? &console.io : &uart.io, &mutex, o.typed, o.prompt);
+	if (o.save)
+		input.stop = &m.done;
+	if (snapshot && o.prompt)
+		resume_at_prompt(&input);
 	for (i = 0; i < in_memory; i++)
 		if (!o.exits || virtio[i]->dev.waits_on)
 			serve_in_thread(virtio[i], &mutex, o.exits);
 	run_pc(&m, &mutex, o.life);
 	lock(&mutex);	/* the devices' threads stay where they are */
-	printf("\nthe guest reset the machine\n");
+	if (input.ended) {
+		complete_exit(&m.vm);
+		save_machine(&m.vm, &uart, &pc, o.save);
+		printf("\nthe VMM saved the machine to %s\n", o.save);
+	} else {
+		printf("\nthe guest reset the machine\n");
+	}
 	report(&m, &uart);
 	if (o.virtio) {
 		printf("%-20s %lu\n", "bytes on virtio", console.sent);

@@ -63,12 +63,23 @@ struct console_input {
 	size_t waiting;
 	char receiving[TYPED_MAX];	/* typed: what the receiver holds */
 	pthread_cond_t drained;		/* the receiver took what was waiting */
+	bool *stop;			/* -S: set when the input ends at a prompt */
+	bool ended;			/* and so it did */
 };
 
 void start_console(struct console_input *in, struct console_io *io, pthread_mutex_t *mutex,
 		   bool typed, const char *prompt);
+void resume_at_prompt(struct console_input *in);
 #define VIRTIO_DISK_BASE	0xd0001000	/* the disk's window */
 #define VIRTIO_DISK_IRQ		10		/* and its interrupt line */
 #define VIRTIO_NET_BASE		0xd0002000	/* the network card's window */
 #define VIRTIO_NET_IRQ		11		/* and its interrupt line */
+/* snapshot.c */
+struct snapshot_file;
+void save_machine(const struct vm *vm, const struct serial *uart, const struct pc *pc,
+		  const char *path);
+struct snapshot_file *read_snapshot(const char *path, size_t ram_max);
+size_t snapshot_ram(const struct snapshot_file *s);
+void restore_machine(const struct snapshot_file *s, const struct vm *vm, struct serial *uart,
+		     struct pc *pc);
 #endif
