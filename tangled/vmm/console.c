@@ -87,8 +87,10 @@ static void give_next_line(struct console_input *in)
 	n = getline(&in->line, &in->size, stdin);
 	if (n > 0)
 		console_receive(in->io, in->line, n);
-	if (n <= 0 && in->stop)
-		*in->stop = in->ended = true;	/* -S: the machine is saved at this prompt */
+	if (n <= 0 && in->at_end) {
+		in->at_end(in->at_end_arg);	/* -S or -M: the machine leaves at this prompt */
+		in->at_end = NULL;
+	}
 }
 
 /* The guest sent byte: note when it completes the prompt. */

@@ -30,7 +30,36 @@ unsigned long tsc_khz(const struct vm *vm)
 	return khz;
 }
 
-void run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life)
+#define PAUSE_SIGNAL	SIGUSR2
+
+static void wake(int signal)
+{
+	(void)signal;	/* only to end KVM_RUN; immediate_exit keeps it from starting again */
+}
+
+void prepare_pause(struct pause *pause, struct kvm_run *run)
+{
+	struct sigaction action = { .sa_handler = wake };	/* no SA_RESTART */
+
+	*pause = (struct pause) { .run = run, .vcpu = pthread_self() };
+	if (sigaction(PAUSE_SIGNAL, &action, NULL) == -1)
+		err(1, "sigaction");
+}
+
+/* Make the vCPU's thread leave KVM_RUN and stay out; from any thread. */
+void pause_vcpu(void *arg)
+{
+	struct pause *pause = arg;
+
+	__atomic_store_n(&pause->requested, true, __ATOMIC_SEQ_CST);
+	pause->run->immediate_exit = 1;
+	errno = pthread_kill(pause->vcpu, PAUSE_SIGNAL);
+	if (errno)
+		err(1, "pthread_kill");
+}
+
+/* Run until the guest resets the machine (false) or the VMM pauses it (true). */
+bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause)
 {
 	struct itimerval bound = { .it_value.tv_sec = life };
 	bool done;
@@ -42,6 +71,11 @@ void run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life)
 	}
 	do {
 		if (ioctl(m->vm.vcpu, KVM_RUN, 0) == -1) {
+			if (errno == EINTR && __atomic_load_n(&pause->requested, __ATOMIC_SEQ_CST)) {
+				if (life)
+					stop_timer();
+				return true;
+			}
 			if (errno == EINTR)
 				errx(1, "Linux did not reset within %u s", life);
 			err(1, "KVM_RUN");
@@ -52,5 +86,6 @@ void run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life)
 	} while (!done);
 	if (life)
 		stop_timer();
+	return false;
 }
 

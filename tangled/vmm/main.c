@@ -29,16 +29,18 @@ struct options {
 	const char *tap;	/* -n: the TAP device of a network card */
 	const char *without;	/* -w: the device to leave out */
 	bool sized;		/* -m was given */
-	const char *save;	/* -S: where to save the machine when the input ends */
-	const char *restore;	/* -R: the snapshot to go on from, instead of a boot */
+	const char *save;	/* -S: the file to save the machine to when the input ends */
+	const char *migrate;	/* -M: where to move the machine when it ends */
+	const char *restore;	/* -R: the file of a machine to go on from, not a boot */
+	const char *incoming;	/* -I: where to receive the machine to go on from */
 	const char *kernel, *initrd, *cmdline;
 };
 
 static void usage(void)
 {
 	errx(2, "usage: vmm [-d IMAGE [-r]] [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-n TAP] "
-	     "[-S FILE] [-t] [-v] [-w DEVICE] [-x] BZIMAGE INITRD CMDLINE\n"
-	     "       vmm -R FILE [options but -m]");
+	     "[-S FILE | -M ADDRESS:PORT] [-t] [-v] [-w DEVICE] [-x] BZIMAGE INITRD CMDLINE\n"
+	     "       vmm -R FILE | -I ADDRESS:PORT [options but -m]");
 }
 
 /* The option's argument as a number from 1 to max, or the VMM stops, naming it. */
@@ -59,16 +61,22 @@ static void parse_options(struct options *o, int argc, char **argv)
 	int opt;
 
 	*o = (struct options) { .ram = (size_t)RAM_DEFAULT << 20 };
-	while ((opt = getopt(argc, argv, "d:il:m:n:p:rR:S:tvw:x")) != -1) {
+	while ((opt = getopt(argc, argv, "d:I:il:M:m:n:p:rR:S:tvw:x")) != -1) {
 		switch (opt) {
 		case 'd':
 			o->disk = optarg;
+			break;
+		case 'I':
+			o->incoming = optarg;
 			break;
 		case 'i':
 			o->typed = true;
 			break;
 		case 'l':
 			o->life = number(opt, optarg, LIFE_MAX);
+			break;
+		case 'M':
+			o->migrate = optarg;
 			break;
 		case 'm':
 			o->ram = (size_t)number(opt, optarg, RAM_MAX) << 20;
@@ -105,14 +113,16 @@ static void parse_options(struct options *o, int argc, char **argv)
 			usage();
 		}
 	}
-	if (argc - optind != (o->restore ? 0 : 3) || (o->typed && o->prompt) ||
+	if (argc - optind != (o->restore || o->incoming ? 0 : 3) || (o->typed && o->prompt) ||
 	    (o->read_only && !o->disk))
 		usage();
-	if (o->save && (!o->prompt || o->virtio || o->disk || o->tap))
-		errx(2, "-S needs -p, and saves no virtio device (-v, -d, -n)");
-	if (o->restore && (o->sized || o->virtio || o->disk || o->tap))
-		errx(2, "-R takes RAM from the snapshot (no -m) and restores no virtio device");
-	if (o->restore)
+	if ((o->save || o->migrate) && (!o->prompt || o->virtio || o->disk || o->tap))
+		errx(2, "-S and -M need -p, and take no virtio device (-v, -d, -n)");
+	if ((o->restore || o->incoming) && (o->sized || o->virtio || o->disk || o->tap))
+		errx(2, "-R and -I take RAM from the machine that comes (no -m), and no virtio device");
+	if ((o->save && o->migrate) || (o->restore && o->incoming))
+		usage();
+	if (o->restore || o->incoming)
 		return;
 	o->kernel = argv[optind];
 	o->initrd = argv[optind + 1];
@@ -177,15 +187,20 @@ int main(int argc, char **argv)
 	struct virtio_net net;
 	struct device devices[1 + PC_DEVICES], windows[VIRTIO_DEVICES];
 	struct virtio_mmio *virtio[VIRTIO_DEVICES];
-	struct snapshot_file *snapshot = NULL;
+	struct snapshot_reader *from = NULL;
+	struct pause pause;
+	struct migration migration;
 	size_t count, in_memory = 0, i;
+	bool paused;
 
 	_Static_assert(ARRAY_SIZE(devices) <= MAX_DEVICES, "too many devices to count");
 	parse_options(&o, argc, argv);
-	if (o.restore) {
-		snapshot = read_snapshot(o.restore, (size_t)RAM_MAX << 20);
-		o.ram = snapshot_ram(snapshot);
-	}
+	if (o.restore)
+		from = read_snapshot(o.restore, (size_t)RAM_MAX << 20);
+	if (o.incoming)
+		from = receive_machine(o.incoming, o.life, (size_t)RAM_MAX << 20);
+	if (from)
+		o.ram = snapshot_ram(from);
 	create_pc(&m.vm, o.ram);
 	create_cpu(&m.vm);
 	devices[0] = serial_device(&uart, m.vm.fd);
@@ -210,8 +225,8 @@ int main(int argc, char **argv)
 		virtio[in_memory++] = &net.mmio;
 	}
 	m.mmio = (struct bus) { windows, in_memory };
-	if (snapshot) {
-		restore_machine(snapshot, &m.vm, &uart, &pc);
+	if (from) {
+		restore_machine(from, &m.vm, &uart, &pc);
 	} else {
 		char cmdline[CMDLINE_MAX];
 
@@ -219,19 +234,29 @@ int main(int argc, char **argv)
 		start_linux(&m.vm, load_linux(&m.vm, o.kernel, o.initrd, cmdline));
 	}
 	start_console(&input, o.virtio ? &console.io : &uart.io, &mutex, o.typed, o.prompt);
-	if (o.save)
-		input.stop = &m.done;
-	if (snapshot && o.prompt)
+	prepare_pause(&pause, m.vm.run);
+	if (o.save) {
+		input.at_end = pause_vcpu;
+		input.at_end_arg = &pause;
+	}
+	if (o.migrate) {
+		prepare_migration(&migration, &m.vm, &pause, o.migrate);
+		input.at_end = start_migration;
+		input.at_end_arg = &migration;
+	}
+	if (from && o.prompt)
 		resume_at_prompt(&input);
 	for (i = 0; i < in_memory; i++)
 		if (!o.exits || virtio[i]->dev.waits_on)
 			serve_in_thread(virtio[i], &mutex, o.exits);
-	run_pc(&m, &mutex, o.life);
+	paused = run_pc(&m, &mutex, o.life, &pause);
 	lock(&mutex);	/* the devices' threads stay where they are */
-	if (input.ended) {
-		complete_exit(&m.vm);
+	if (paused && o.save) {
 		save_machine(&m.vm, &uart, &pc, o.save);
 		printf("\nthe VMM saved the machine to %s\n", o.save);
+	} else if (paused) {
+		finish_migration(&migration, &uart, &pc);
+		printf("\nthe VMM moved the machine to %s\n", o.migrate);
 	} else {
 		printf("\nthe guest reset the machine\n");
 	}

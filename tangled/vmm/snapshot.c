@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* snapshot.c: a running Linux saved to a file, and restored in another process. */
+/* snapshot.c: a running Linux saved to a stream, and restored from one. */
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -7,21 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "vmm.h"
 
 #define SNAPSHOT_MAGIC		"kvmbook"	/* and its NUL: 8 bytes */
 #define SNAPSHOT_VERSION	1
-#define PAGE			4096
+#define PAGES_END		(~0ULL)	/* the page number after the last page */
 #define SNAPSHOT_MSRS_MAX	1024	/* far more than KVM has */
 
 struct snapshot_header {
 	char magic[8];
 	__u32 version;
-	__u32 nmsrs;		/* MSRs after the state */
-	__u64 ram_size;		/* bytes: the restoring VM gets as much */
-	__u64 pages;		/* RAM pages in the file: the ones not all zeros */
+	__u32 reserved;
+	__u64 ram_size;		/* bytes: the machine that goes on gets as much */
 };
 
 /* The serial port's registers and the level it gave its line. */
@@ -43,18 +41,8 @@ struct machine_state {
 	struct kvm_clock_data clock;
 	struct uart_state uart;
 	__u8 rtc_index;
+	__u32 nmsrs;		/* MSRs after the state */
 };
-
-/* Where each part of a snapshot read into memory is. */
-struct snapshot_file {
-	const struct snapshot_header *header;
-	const struct machine_state *state;
-	const struct kvm_msr_entry *msrs;
-	const __u8 *pages;	/* pages times: a __u64 page number, then the page */
-	void *file;
-};
-
-#define PAGE_RECORD	(sizeof(__u64) + PAGE)
 #define FNV_OFFSET	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
 
@@ -185,19 +173,46 @@ static void save_state(const struct vm *vm, const struct serial *uart, const str
 	s->rtc_index = pc->rtc.index;
 }
 
-struct writer {
+struct snapshot_writer {
 	FILE *file;
-	const char *path;
+	const char *name;	/* for messages */
+	const char *path;	/* a file to remove if a write fails; NULL for a socket */
 	__u64 hash;
 };
 
-static void put(struct writer *w, const void *data, size_t len)
+static void put(struct snapshot_writer *w, const void *data, size_t len)
 {
 	if (fwrite(data, 1, len, w->file) != len) {
-		unlink(w->path);
-		err(1, "%s", w->path);
+		if (w->path)
+			unlink(w->path);
+		err(1, "%s", w->name);
 	}
 	w->hash = fnv1a(w->hash, data, len);
+}
+
+struct snapshot_writer *start_snapshot(int fd, const char *name, const char *path,
+				       const struct vm *vm)
+{
+	struct snapshot_header h = {
+		.magic = SNAPSHOT_MAGIC, .version = SNAPSHOT_VERSION, .ram_size = vm->mem_size,
+	};
+	struct snapshot_writer *w = malloc(sizeof(*w));
+
+	if (!w)
+		err(1, "malloc");
+	*w = (struct snapshot_writer) {
+		.file = fdopen(fd, "w"), .name = name, .path = path, .hash = FNV_OFFSET,
+	};
+	if (!w->file)
+		err(1, "%s", name);
+	put(w, &h, sizeof(h));
+	return w;
+}
+
+void put_page(struct snapshot_writer *w, const struct vm *vm, __u64 page)
+{
+	put(w, &page, sizeof(page));
+	put(w, (const __u8 *)vm->mem + page * PAGE, PAGE);
 }
 
 static bool all_zeros(const __u8 *page)
@@ -210,170 +225,202 @@ static bool all_zeros(const __u8 *page)
 	return true;
 }
 
-/* Save the stopped machine to path. */
-void save_machine(const struct vm *vm, const struct serial *uart, const struct pc *pc,
-		  const char *path)
+/* Every page that is not all zeros; returns how many. */
+unsigned long put_ram(struct snapshot_writer *w, const struct vm *vm)
 {
-	struct snapshot_header h = {
-		.magic = SNAPSHOT_MAGIC, .version = SNAPSHOT_VERSION, .ram_size = vm->mem_size,
-	};
-	struct writer w = { .file = fopen(path, "w"), .path = path, .hash = FNV_OFFSET };
-	struct machine_state *s = calloc(1, sizeof(*s));
-	struct kvm_msr_entry *msrs = save_msrs(vm, &h.nmsrs);
-	const __u8 *ram = vm->mem;
+	unsigned long sent = 0;
 	__u64 page;
 
-	if (!w.file)
-		err(1, "%s", path);
+	for (page = 0; page < vm->mem_size / PAGE; page++) {
+		if (!all_zeros((const __u8 *)vm->mem + page * PAGE)) {
+			put_page(w, vm, page);
+			sent++;
+		}
+	}
+	return sent;
+}
+
+/* The stopped machine's state after the pages, and the checksum. */
+void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struct serial *uart,
+		     const struct pc *pc)
+{
+	struct machine_state *s = calloc(1, sizeof(*s));	/* zeros in the padding too */
+	struct kvm_msr_entry *msrs;
+	__u64 end = PAGES_END;
+
 	if (!s)
 		err(1, "calloc");
+	msrs = save_msrs(vm, &s->nmsrs);
 	save_state(vm, uart, pc, s);
-	for (page = 0; page < h.ram_size / PAGE; page++)
-		h.pages += !all_zeros(ram + page * PAGE);
-	put(&w, &h, sizeof(h));
-	put(&w, s, sizeof(*s));
-	put(&w, msrs, h.nmsrs * sizeof(*msrs));
-	for (page = 0; page < h.ram_size / PAGE; page++) {
-		if (all_zeros(ram + page * PAGE))
-			continue;
-		put(&w, &page, sizeof(page));
-		put(&w, ram + page * PAGE, PAGE);
-	}
-	if (fwrite(&w.hash, sizeof(w.hash), 1, w.file) != 1 || fclose(w.file)) {
-		unlink(path);
-		err(1, "%s", path);
+	put(w, &end, sizeof(end));
+	put(w, s, sizeof(*s));
+	put(w, msrs, s->nmsrs * sizeof(*msrs));
+	if (fwrite(&w->hash, sizeof(w->hash), 1, w->file) != 1 || fclose(w->file)) {
+		if (w->path)
+			unlink(w->path);
+		err(1, "%s", w->name);
 	}
 	free(msrs);
 	free(s);
+	free(w);
 }
 
-static void refuse(const char *path, const char *why)
+/* -S: the stopped machine to the file path. */
+void save_machine(const struct vm *vm, const struct serial *uart, const struct pc *pc,
+		  const char *path)
 {
-	errx(1, "%s: not a snapshot this VMM can restore: %s", path, why);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	struct snapshot_writer *w;
+
+	if (fd == -1)
+		err(1, "%s", path);
+	w = start_snapshot(fd, path, path, vm);
+	put_ram(w, vm);
+	finish_snapshot(w, vm, uart, pc);
 }
 
-static void *read_whole(const char *path, size_t *size)
+struct snapshot_reader {
+	int fd;
+	const char *name;	/* for messages */
+	__u64 hash;
+	struct snapshot_header header;
+};
+
+static void refuse(const struct snapshot_reader *r, const char *why)
+{
+	errx(1, "%s: not a machine this VMM can restore: %s", r->name, why);
+}
+
+/* Exactly len bytes, or the stream is refused as cut short. */
+static void get(struct snapshot_reader *r, void *data, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(r->fd, (__u8 *)data + done, len - done);
+
+		if (n == -1)
+			err(1, "%s", r->name);
+		if (n == 0)
+			refuse(r, "truncated");
+		done += n;
+	}
+	r->hash = fnv1a(r->hash, data, len);
+}
+
+struct snapshot_reader *open_snapshot(int fd, const char *name, size_t ram_max)
+{
+	struct snapshot_reader *r = malloc(sizeof(*r));
+
+	if (!r)
+		err(1, "malloc");
+	*r = (struct snapshot_reader) { .fd = fd, .name = name, .hash = FNV_OFFSET };
+	get(r, &r->header, sizeof(r->header));
+	if (memcmp(r->header.magic, SNAPSHOT_MAGIC, sizeof(r->header.magic)))
+		refuse(r, "no kvmbook header");
+	if (r->header.version != SNAPSHOT_VERSION)
+		refuse(r, "another version of the format");
+	if (!r->header.ram_size || r->header.ram_size % PAGE || r->header.ram_size > ram_max)
+		refuse(r, "a size of RAM this VMM cannot give");
+	return r;
+}
+
+/* -R: a snapshot in the file path. */
+struct snapshot_reader *read_snapshot(const char *path, size_t ram_max)
 {
 	int fd = open(path, O_RDONLY);
-	struct stat st;
-	__u8 *data;
-	size_t done = 0;
-	ssize_t n;
 
-	if (fd == -1 || fstat(fd, &st) == -1)
+	if (fd == -1)
 		err(1, "%s", path);
-	if (!S_ISREG(st.st_mode))
-		refuse(path, "not a regular file");
-	*size = st.st_size;
-	data = malloc(*size ? *size : 1);
-	if (!data)
-		err(1, "malloc");
-	while (done < *size && (n = read(fd, data + done, *size - done)) > 0)
-		done += n;
-	if (done < *size)
-		err(1, "%s", path);
-	close(fd);
-	return data;
+	return open_snapshot(fd, path, ram_max);
 }
 
-struct snapshot_file *read_snapshot(const char *path, size_t ram_max)
+size_t snapshot_ram(const struct snapshot_reader *r)
 {
-	struct snapshot_file *s = calloc(1, sizeof(*s));
-	size_t size, expected;
-	__u8 *data;
-	__u64 hash, i, page;
+	return r->header.ram_size;
+}
 
-	if (!s)
-		err(1, "calloc");
-	s->file = data = read_whole(path, &size);
-	if (size < sizeof(*s->header) + sizeof(*s->state) + sizeof(hash))
-		refuse(path, "too short");
-	s->header = (const void *)data;
-	if (memcmp(s->header->magic, SNAPSHOT_MAGIC, sizeof(s->header->magic)))
-		refuse(path, "no kvmbook snapshot header");
-	if (s->header->version != SNAPSHOT_VERSION)
-		refuse(path, "another version of the format");
-	if (s->header->nmsrs > SNAPSHOT_MSRS_MAX || !s->header->ram_size ||
-	    s->header->ram_size % PAGE || s->header->ram_size > ram_max ||
-	    s->header->pages > s->header->ram_size / PAGE)
-		refuse(path, "impossible sizes in its header");
-	expected = sizeof(*s->header) + sizeof(*s->state) +
-		   s->header->nmsrs * sizeof(*s->msrs) + s->header->pages * PAGE_RECORD;
-	if (size != expected + sizeof(hash))
-		refuse(path, size < expected + sizeof(hash) ? "truncated" : "bytes after its end");
-	memcpy(&hash, data + expected, sizeof(hash));
-	if (fnv1a(FNV_OFFSET, data, expected) != hash)
-		refuse(path, "its checksum does not match: the file was altered");
-	s->state = (const void *)(s->header + 1);
-	s->msrs = (const void *)(s->state + 1);
-	s->pages = (const __u8 *)(s->msrs + s->header->nmsrs);
-	for (i = 0; i < s->header->pages; i++) {
-		memcpy(&page, s->pages + i * PAGE_RECORD, sizeof(page));
-		if (page >= s->header->ram_size / PAGE)
-			refuse(path, "a page outside its RAM");
+/* The pages into the VM's RAM, then the state and the MSRs, all checked. */
+static struct kvm_msrs *read_machine(struct snapshot_reader *r, const struct vm *vm,
+				     struct machine_state *s)
+{
+	struct kvm_msrs *msrs;
+	__u64 page, hash, checksum;
+	__u8 more;
+
+	for (;;) {
+		get(r, &page, sizeof(page));
+		if (page == PAGES_END)
+			break;
+		if (page >= vm->mem_size / PAGE)
+			refuse(r, "a page outside its RAM");
+		get(r, (__u8 *)vm->mem + page * PAGE, PAGE);
 	}
-	return s;
-}
-
-size_t snapshot_ram(const struct snapshot_file *s)
-{
-	return s->header->ram_size;
-}
-
-static void restore_msrs(const struct vm *vm, const struct snapshot_file *s)
-{
-	__u32 n = s->header->nmsrs;
-	struct kvm_msrs *msrs = malloc(sizeof(*msrs) + n * sizeof(msrs->entries[0]));
-	int set;
-
+	get(r, s, sizeof(*s));
+	if (s->nmsrs > SNAPSHOT_MSRS_MAX)
+		refuse(r, "more MSRs than a vCPU has");
+	msrs = calloc(1, sizeof(*msrs) + s->nmsrs * sizeof(msrs->entries[0]));
 	if (!msrs)
-		err(1, "malloc");
-	msrs->nmsrs = n;
-	memcpy(msrs->entries, s->msrs, n * sizeof(msrs->entries[0]));
-	set = ioctl(vm->vcpu, KVM_SET_MSRS, msrs);
+		err(1, "calloc");
+	msrs->nmsrs = s->nmsrs;
+	get(r, msrs->entries, s->nmsrs * sizeof(msrs->entries[0]));
+	hash = r->hash;
+	get(r, &checksum, sizeof(checksum));
+	if (checksum != hash)
+		refuse(r, "its checksum does not match: it was altered");
+	if (read(r->fd, &more, 1) != 0)
+		refuse(r, "bytes after its end");
+	return msrs;
+}
+
+static void restore_msrs(const struct vm *vm, struct kvm_msrs *msrs)
+{
+	int set = ioctl(vm->vcpu, KVM_SET_MSRS, msrs);
+
 	if (set == -1)
 		err(1, "KVM_SET_MSRS");
-	if ((__u32)set != n)
+	if ((__u32)set != msrs->nmsrs)
 		errx(1, "KVM_SET_MSRS: MSR %#x refused, %d of %u set", msrs->entries[set].index,
-		     set, n);
-	free(msrs);
+		     set, msrs->nmsrs);
 }
 
-void restore_machine(const struct snapshot_file *s, const struct vm *vm, struct serial *uart,
+void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
 		     struct pc *pc)
 {
-	struct machine_state st = *s->state;	/* the ioctls' arguments are not const */
-	__u64 i, page;
+	struct machine_state *s = malloc(sizeof(*s));
+	struct kvm_msrs *msrs;
 
-	for (i = 0; i < s->header->pages; i++) {
-		memcpy(&page, s->pages + i * PAGE_RECORD, sizeof(page));
-		memcpy((__u8 *)vm->mem + page * PAGE, s->pages + i * PAGE_RECORD + sizeof(page),
-		       PAGE);
-	}
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &st.pic[0], "KVM_SET_IRQCHIP master PIC");
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &st.pic[1], "KVM_SET_IRQCHIP slave PIC");
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &st.ioapic, "KVM_SET_IRQCHIP I/O APIC");
-	state_ioctl(vm->fd, KVM_SET_PIT2, &st.pit, "KVM_SET_PIT2");
-	state_ioctl(vm->vcpu, KVM_SET_SREGS, &st.sregs, "KVM_SET_SREGS");
-	state_ioctl(vm->vcpu, KVM_SET_REGS, &st.regs, "KVM_SET_REGS");
-	move_xsave(vm->vcpu, KVM_SET_XSAVE, st.xsave, "KVM_SET_XSAVE");
-	if (st.xcrs.nr_xcrs)
-		state_ioctl(vm->vcpu, KVM_SET_XCRS, &st.xcrs, "KVM_SET_XCRS");
-	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &st.lapic, "KVM_SET_LAPIC");
-	restore_msrs(vm, s);
-	state_ioctl(vm->vcpu, KVM_SET_DEBUGREGS, &st.debugregs, "KVM_SET_DEBUGREGS");
-	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &st.mp_state, "KVM_SET_MP_STATE");
-	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &st.events, "KVM_SET_VCPU_EVENTS");
-	st.clock.flags = 0;	/* the time it holds, not a host's realtime with it */
-	state_ioctl(vm->fd, KVM_SET_CLOCK, &st.clock, "KVM_SET_CLOCK");
-	uart->ier = st.uart.ier;
-	uart->lcr = st.uart.lcr;
-	uart->mcr = st.uart.mcr;
-	uart->scr = st.uart.scr;
-	uart->dll = st.uart.dll;
-	uart->dlm = st.uart.dlm;
-	uart->thr_empty = st.uart.thr_empty;
-	uart->line = st.uart.line;
-	pc->rtc.index = st.rtc_index;
+	if (!s)
+		err(1, "malloc");
+	msrs = read_machine(r, vm, s);
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
+	state_ioctl(vm->fd, KVM_SET_PIT2, &s->pit, "KVM_SET_PIT2");
+	state_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
+	state_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
+	move_xsave(vm->vcpu, KVM_SET_XSAVE, s->xsave, "KVM_SET_XSAVE");
+	if (s->xcrs.nr_xcrs)
+		state_ioctl(vm->vcpu, KVM_SET_XCRS, &s->xcrs, "KVM_SET_XCRS");
+	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
+	restore_msrs(vm, msrs);
+	state_ioctl(vm->vcpu, KVM_SET_DEBUGREGS, &s->debugregs, "KVM_SET_DEBUGREGS");
+	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
+	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
+	s->clock.flags = 0;	/* the time it holds, not a host's realtime with it */
+	state_ioctl(vm->fd, KVM_SET_CLOCK, &s->clock, "KVM_SET_CLOCK");
+	uart->ier = s->uart.ier;
+	uart->lcr = s->uart.lcr;
+	uart->mcr = s->uart.mcr;
+	uart->scr = s->uart.scr;
+	uart->dll = s->uart.dll;
+	uart->dlm = s->uart.dlm;
+	uart->thr_empty = s->uart.thr_empty;
+	uart->line = s->uart.line;
+	pc->rtc.index = s->rtc_index;
+	close(r->fd);
+	free(msrs);
+	free(s);
+	free(r);
 }
 

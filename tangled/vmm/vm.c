@@ -32,18 +32,26 @@ static void create_chips(int vmfd)
 }
 
 
-static void *add_ram(int vmfd, size_t size)
+/* Give the guest its RAM as slot 0, or change the slot's flags. */
+void register_ram(const struct vm *vm, __u32 flags)
 {
-	struct kvm_userspace_memory_region region = { .slot = 0, .memory_size = size };
-	void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	struct kvm_userspace_memory_region region = {
+		.slot = 0, .flags = flags, .memory_size = vm->mem_size,
+		.userspace_addr = (unsigned long)vm->mem,
+	};
 
-	if (mem == MAP_FAILED)
-		err(1, "mmap guest RAM");
-	region.userspace_addr = (unsigned long)mem;
-	if (ioctl(vmfd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
+	if (ioctl(vm->fd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
 		err(1, "KVM_SET_USER_MEMORY_REGION");
-	return mem;
+}
+
+static void add_ram(struct vm *vm, size_t size)
+{
+	vm->mem_size = size;
+	vm->mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (vm->mem == MAP_FAILED)
+		err(1, "mmap guest RAM");
+	register_ram(vm, 0);
 }
 
 void create_pc(struct vm *vm, size_t ram)
@@ -56,8 +64,7 @@ void create_pc(struct vm *vm, size_t ram)
 	vm->fd = create_vm(vm->kvm);
 	set_intel_addresses(vm->fd);
 	create_chips(vm->fd);
-	vm->mem_size = ram;
-	vm->mem = add_ram(vm->fd, vm->mem_size);
+	add_ram(vm, ram);
 }
 
 void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len)

@@ -7,10 +7,12 @@
 
 /* vm.c */
 void create_pc(struct vm *vm, size_t ram);
+void register_ram(const struct vm *vm, __u32 flags);
 /* cpu.c */
+struct pause;
 void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
-void run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life);
+bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause);
 /* pc.c */
 struct rtc {
 	__u8 index;		/* the register 0x71 reads */
@@ -63,8 +65,8 @@ struct console_input {
 	size_t waiting;
 	char receiving[TYPED_MAX];	/* typed: what the receiver holds */
 	pthread_cond_t drained;		/* the receiver took what was waiting */
-	bool *stop;			/* -S: set when the input ends at a prompt */
-	bool ended;			/* and so it did */
+	void (*at_end)(void *arg);	/* paced: called when the input ends at a prompt */
+	void *at_end_arg;
 };
 
 void start_console(struct console_input *in, struct console_io *io, pthread_mutex_t *mutex,
@@ -74,12 +76,50 @@ void resume_at_prompt(struct console_input *in);
 #define VIRTIO_DISK_IRQ		10		/* and its interrupt line */
 #define VIRTIO_NET_BASE		0xd0002000	/* the network card's window */
 #define VIRTIO_NET_IRQ		11		/* and its interrupt line */
+/* cpu.c: a request to the vCPU's thread to leave KVM_RUN and stay out */
+struct pause {
+	struct kvm_run *run;
+	pthread_t vcpu;		/* the thread in run_pc */
+	bool requested;
+};
+
+void prepare_pause(struct pause *pause, struct kvm_run *run);
+void pause_vcpu(void *arg);
 /* snapshot.c */
-struct snapshot_file;
+#define PAGE	4096	/* bytes: the unit of RAM in a snapshot and in KVM's dirty log */
+
+struct snapshot_writer;
+struct snapshot_reader;
+struct snapshot_writer *start_snapshot(int fd, const char *name, const char *path,
+				       const struct vm *vm);
+void put_page(struct snapshot_writer *w, const struct vm *vm, __u64 page);
+unsigned long put_ram(struct snapshot_writer *w, const struct vm *vm);
+void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struct serial *uart,
+		     const struct pc *pc);
 void save_machine(const struct vm *vm, const struct serial *uart, const struct pc *pc,
 		  const char *path);
-struct snapshot_file *read_snapshot(const char *path, size_t ram_max);
-size_t snapshot_ram(const struct snapshot_file *s);
-void restore_machine(const struct snapshot_file *s, const struct vm *vm, struct serial *uart,
+struct snapshot_reader *open_snapshot(int fd, const char *name, size_t ram_max);
+struct snapshot_reader *read_snapshot(const char *path, size_t ram_max);
+size_t snapshot_ram(const struct snapshot_reader *r);
+void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
 		     struct pc *pc);
+/* migrate.c */
+#define ROUNDS_MAX	16	/* live rounds at most: then the guest stops whatever it writes */
+
+struct migration {
+	const struct vm *vm;
+	struct pause *pause;
+	struct snapshot_writer *w;
+	__u64 *bitmap;			/* KVM_GET_DIRTY_LOG's: a bit a page */
+	pthread_t thread;
+	unsigned int rounds;
+	unsigned long pages[ROUNDS_MAX + 1];	/* sent in each round; the last, stopped */
+	struct timespec stopped;	/* when the vCPU was paused */
+};
+
+void prepare_migration(struct migration *mg, const struct vm *vm, struct pause *pause,
+		       const char *to);
+void start_migration(void *arg);
+void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc);
+struct snapshot_reader *receive_machine(const char *at, unsigned int life, size_t ram_max);
 #endif
