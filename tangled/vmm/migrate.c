@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "vmm.h"
 
-#define PAGES_FEW	64	/* a live round this small: stop the guest now */
+#define PAGES_FEW	256	/* a live round this small (1 MiB): stop the guest now */
 
 /* ADDRESS:PORT, as a socket address, or the VMM stops, naming it. */
 static struct sockaddr_in socket_address(const char *spec)

@@ -209,10 +209,15 @@ struct snapshot_writer *start_snapshot(int fd, const char *name, const char *pat
 	return w;
 }
 
+/* The page is copied first: the guest may be writing it, and the bytes sent and the
+ * bytes the checksum reads must be the same bytes. */
 void put_page(struct snapshot_writer *w, const struct vm *vm, __u64 page)
 {
+	__u8 copy[PAGE];
+
+	memcpy(copy, (const __u8 *)vm->mem + page * PAGE, PAGE);
 	put(w, &page, sizeof(page));
-	put(w, (const __u8 *)vm->mem + page * PAGE, PAGE);
+	put(w, copy, PAGE);
 }
 
 static bool all_zeros(const __u8 *page)
