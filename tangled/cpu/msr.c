@@ -63,14 +63,22 @@ static void set_msr(int vcpufd, __u32 index, __u64 data)
 		errx(1, "KVM_SET_MSRS: MSR 0x%x not written", index);
 }
 
+/* Have KVM hand the guest's MSR accesses it would refuse for reasons to us. */
+static void user_space_msr(int vmfd, __u64 reasons)
+{
+	struct kvm_enable_cap cap = {
+		.cap = KVM_CAP_X86_USER_SPACE_MSR,
+		.args[0] = reasons,
+	};
+
+	if (ioctl(vmfd, KVM_ENABLE_CAP, &cap) == -1)
+		err(1, "KVM_ENABLE_CAP KVM_CAP_X86_USER_SPACE_MSR");
+}
+
 /* Deny the guest both kinds of access to index, so that KVM hands them to us. */
 static void filter_msr(int vmfd, __u32 index)
 {
 	__u64 deny = 0;	/* one bit per MSR, 0 denies; KVM copies whole longs */
-	struct kvm_enable_cap cap = {
-		.cap = KVM_CAP_X86_USER_SPACE_MSR,
-		.args[0] = KVM_MSR_EXIT_REASON_FILTER,
-	};
 	struct kvm_msr_filter filter = {
 		.flags = KVM_MSR_FILTER_DEFAULT_ALLOW,
 		.ranges[0] = {
@@ -81,8 +89,7 @@ static void filter_msr(int vmfd, __u32 index)
 		},
 	};
 
-	if (ioctl(vmfd, KVM_ENABLE_CAP, &cap) == -1)
-		err(1, "KVM_ENABLE_CAP KVM_CAP_X86_USER_SPACE_MSR");
+	user_space_msr(vmfd, KVM_MSR_EXIT_REASON_FILTER);
 	if (ioctl(vmfd, KVM_X86_SET_MSR_FILTER, &filter) == -1)
 		err(1, "KVM_X86_SET_MSR_FILTER");
 }

@@ -21,7 +21,7 @@ static struct kvm_coalesced_mmio_ring *coalesce_console_data(struct machine *m)
 }
 
 /* Replay the writes KVM kept in the ring to their devices, oldest first. */
-static unsigned long drain_ring(const struct bus *bus, struct kvm_coalesced_mmio_ring *ring)
+static unsigned long drain_ring(const struct machine *m, struct kvm_coalesced_mmio_ring *ring)
 {
 	__u32 max = (sysconf(_SC_PAGESIZE) - sizeof(*ring)) / sizeof(ring->coalesced_mmio[0]);
 	__u32 first = ring->first, last = __atomic_load_n(&ring->last, __ATOMIC_ACQUIRE);
@@ -29,6 +29,7 @@ static unsigned long drain_ring(const struct bus *bus, struct kvm_coalesced_mmio
 
 	while (first != last) {
 		const struct kvm_coalesced_mmio *rec = &ring->coalesced_mmio[first % max];
+		const struct bus *bus = rec->pio ? &m->pio : &m->mmio;
 		const struct device *dev = find_device(bus, rec->phys_addr, rec->len);
 		__u8 data[sizeof(rec->data)];
 
@@ -51,7 +52,7 @@ static unsigned long run_coalesced(struct machine *m, struct kvm_coalesced_mmio_
 	start_timer(m->vm.run);
 	do {
 		enter_guest(&m->vm);
-		drained += drain_ring(&m->mmio, ring);
+		drained += drain_ring(m, ring);
 	} while (!handle_exit(m));
 	stop_timer();
 	return drained;

@@ -8,7 +8,8 @@ start:
 	jz	2f
 	mov	%al, 0x8000		/* the console's data register */
 	jmp	1b
-2:	mov	0x8001, %al		/* its status register */
+2:
+	mov	0x8001, %al		/* the console's status register */
 	aam				/* AH = AL / 10, AL = AL % 10 */
 	add	$('0' << 8 | '0'), %ax
 	mov	$0x3f8, %dx

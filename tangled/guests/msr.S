@@ -5,14 +5,14 @@
 	mov	%eax, %ebx
 	mov	$0x3f8, %dx
 	mov	$8, %cx			/* eight hex digits, the highest first */
-1:	rol	$4, %ebx
+	1:	rol	$4, %ebx
 	mov	%bl, %al
 	and	$0xf, %al
 	add	$'0', %al
 	cmp	$'9', %al
 	jbe	2f
 	add	$'a' - '9' - 1, %al
-2:	out	%al, (%dx)
+	2:	out	%al, (%dx)
 	loop	1b
 	mov	$'\n', %al
 	out	%al, (%dx)
