@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 	struct virtio_net net;
 	struct device devices[1 + PC_DEVICES], windows[VIRTIO_DEVICES];
 	struct virtio_mmio *virtio[VIRTIO_DEVICES];
-	struct snapshot_reader *from = NULL;
+	struct snapshot_reader from;
 	struct pause pause;
 	struct migration migration;
 	size_t count, in_memory = 0, i;
@@ -196,11 +196,11 @@ int main(int argc, char **argv)
 	_Static_assert(ARRAY_SIZE(devices) <= MAX_DEVICES, "too many devices to count");
 	parse_options(&o, argc, argv);
 	if (o.restore)
-		from = read_snapshot(o.restore, (size_t)RAM_MAX << 20);
+		read_snapshot(&from, o.restore, (size_t)RAM_MAX << 20);
 	if (o.incoming)
-		from = receive_machine(o.incoming, o.life, (size_t)RAM_MAX << 20);
-	if (from)
-		o.ram = snapshot_ram(from);
+		receive_machine(&from, o.incoming, o.life, (size_t)RAM_MAX << 20);
+	if (o.restore || o.incoming)
+		o.ram = from.header.ram_size;
 	create_pc(&m.vm, o.ram);
 	create_cpu(&m.vm);
 	devices[0] = serial_device(&uart, m.vm.fd);
@@ -225,8 +225,8 @@ int main(int argc, char **argv)
 		virtio[in_memory++] = &net.mmio;
 	}
 	m.mmio = (struct bus) { windows, in_memory };
-	if (from) {
-		restore_machine(from, &m.vm, &uart, &pc);
+	if (o.restore || o.incoming) {
+		restore_machine(&from, &m.vm, &uart, &pc);
 	} else {
 		char cmdline[CMDLINE_MAX];
 
@@ -244,7 +244,7 @@ int main(int argc, char **argv)
 		input.at_end = start_migration;
 		input.at_end_arg = &migration;
 	}
-	if (from && o.prompt)
+	if ((o.restore || o.incoming) && o.prompt)
 		resume_at_prompt(&input);
 	for (i = 0; i < in_memory; i++)
 		if (!o.exits || virtio[i]->dev.waits_on)

@@ -121,7 +121,8 @@ void finish_migration(struct migration *mg, const struct serial *uart, const str
 	free(mg->bitmap);
 }
 
-struct snapshot_reader *receive_machine(const char *at, unsigned int life, size_t ram_max)
+void receive_machine(struct snapshot_reader *r, const char *at, unsigned int life,
+		     size_t ram_max)
 {
 	struct sockaddr_in address = socket_address(at);
 	struct pollfd waiting = { .events = POLLIN };
@@ -142,6 +143,6 @@ struct snapshot_reader *receive_machine(const char *at, unsigned int life, size_
 	if (fd == -1)
 		err(1, "accept");
 	close(waiting.fd);
-	return open_snapshot(fd, at, ram_max);
+	open_snapshot(r, fd, at, ram_max);
 }
 

@@ -10,43 +10,9 @@
 #include <unistd.h>
 #include "vmm.h"
 
-#define SNAPSHOT_MAGIC		"kvmbook"	/* and its NUL: 8 bytes */
-#define SNAPSHOT_VERSION	1
-#define PAGES_END		(~0ULL)	/* the page number after the last page */
-#define SNAPSHOT_MSRS_MAX	1024	/* far more than KVM has */
-
-struct snapshot_header {
-	char magic[8];
-	__u32 version;
-	__u32 reserved;
-	__u64 ram_size;		/* bytes: the machine that goes on gets as much */
-};
-
-/* The serial port's registers and the level it gave its line. */
-struct uart_state {
-	__u8 ier, lcr, mcr, scr, dll, dlm, thr_empty, line;
-};
-
-struct machine_state {
-	struct kvm_regs regs;
-	struct kvm_sregs sregs;
-	__u32 xsave[1024];	/* struct kvm_xsave's region: x87, SSE, AVX */
-	struct kvm_xcrs xcrs;
-	struct kvm_debugregs debugregs;
-	struct kvm_lapic_state lapic;
-	struct kvm_mp_state mp_state;
-	struct kvm_vcpu_events events;
-	struct kvm_irqchip pic[2], ioapic;
-	struct kvm_pit_state2 pit;
-	struct kvm_clock_data clock;
-	struct uart_state uart;
-	__u8 rtc_index;
-	__u32 nmsrs;		/* MSRs after the state */
-};
-#define FNV_OFFSET	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
 
-static __u64 fnv1a(__u64 hash, const void *data, size_t len)
+__u64 fnv1a(__u64 hash, const void *data, size_t len)
 {
 	const __u8 *byte = data;
 
@@ -284,13 +250,6 @@ void save_machine(const struct vm *vm, const struct serial *uart, const struct p
 	finish_snapshot(w, vm, uart, pc);
 }
 
-struct snapshot_reader {
-	int fd;
-	const char *name;	/* for messages */
-	__u64 hash;
-	struct snapshot_header header;
-};
-
 static void refuse(const struct snapshot_reader *r, const char *why)
 {
 	errx(1, "%s: not a machine this VMM can restore: %s", r->name, why);
@@ -313,12 +272,8 @@ static void get(struct snapshot_reader *r, void *data, size_t len)
 	r->hash = fnv1a(r->hash, data, len);
 }
 
-struct snapshot_reader *open_snapshot(int fd, const char *name, size_t ram_max)
+void open_snapshot(struct snapshot_reader *r, int fd, const char *name, size_t ram_max)
 {
-	struct snapshot_reader *r = malloc(sizeof(*r));
-
-	if (!r)
-		err(1, "malloc");
 	*r = (struct snapshot_reader) { .fd = fd, .name = name, .hash = FNV_OFFSET };
 	get(r, &r->header, sizeof(r->header));
 	if (memcmp(r->header.magic, SNAPSHOT_MAGIC, sizeof(r->header.magic)))
@@ -327,29 +282,21 @@ struct snapshot_reader *open_snapshot(int fd, const char *name, size_t ram_max)
 		refuse(r, "another version of the format");
 	if (!r->header.ram_size || r->header.ram_size % PAGE || r->header.ram_size > ram_max)
 		refuse(r, "a size of RAM this VMM cannot give");
-	return r;
 }
 
 /* -R: a snapshot in the file path. */
-struct snapshot_reader *read_snapshot(const char *path, size_t ram_max)
+void read_snapshot(struct snapshot_reader *r, const char *path, size_t ram_max)
 {
 	int fd = open(path, O_RDONLY);
 
 	if (fd == -1)
 		err(1, "%s", path);
-	return open_snapshot(fd, path, ram_max);
-}
-
-size_t snapshot_ram(const struct snapshot_reader *r)
-{
-	return r->header.ram_size;
+	open_snapshot(r, fd, path, ram_max);
 }
 
 /* The pages into the VM's RAM, then the state and the MSRs, all checked. */
-static struct kvm_msrs *read_machine(struct snapshot_reader *r, const struct vm *vm,
-				     struct machine_state *s)
+void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_machine *saved)
 {
-	struct kvm_msrs *msrs;
 	__u64 page, hash, checksum;
 	__u8 more;
 
@@ -361,43 +308,46 @@ static struct kvm_msrs *read_machine(struct snapshot_reader *r, const struct vm 
 			refuse(r, "a page outside its RAM");
 		get(r, (__u8 *)vm->mem + page * PAGE, PAGE);
 	}
-	get(r, s, sizeof(*s));
-	if (s->nmsrs > SNAPSHOT_MSRS_MAX)
+	get(r, &saved->state, sizeof(saved->state));
+	if (saved->state.nmsrs > SNAPSHOT_MSRS_MAX)
 		refuse(r, "more MSRs than a vCPU has");
-	msrs = calloc(1, sizeof(*msrs) + s->nmsrs * sizeof(msrs->entries[0]));
-	if (!msrs)
-		err(1, "calloc");
-	msrs->nmsrs = s->nmsrs;
-	get(r, msrs->entries, s->nmsrs * sizeof(msrs->entries[0]));
+	get(r, saved->msrs, saved->state.nmsrs * sizeof(saved->msrs[0]));
 	hash = r->hash;
 	get(r, &checksum, sizeof(checksum));
 	if (checksum != hash)
 		refuse(r, "its checksum does not match: it was altered");
 	if (read(r->fd, &more, 1) != 0)
 		refuse(r, "bytes after its end");
-	return msrs;
 }
 
-static void restore_msrs(const struct vm *vm, struct kvm_msrs *msrs)
+static void restore_msrs(const struct vm *vm, const struct saved_machine *saved)
 {
-	int set = ioctl(vm->vcpu, KVM_SET_MSRS, msrs);
+	__u32 n = saved->state.nmsrs;
+	struct kvm_msrs *msrs = malloc(sizeof(*msrs) + n * sizeof(msrs->entries[0]));
+	int set;
 
+	if (!msrs)
+		err(1, "malloc");
+	msrs->nmsrs = n;
+	memcpy(msrs->entries, saved->msrs, n * sizeof(msrs->entries[0]));
+	set = ioctl(vm->vcpu, KVM_SET_MSRS, msrs);
 	if (set == -1)
 		err(1, "KVM_SET_MSRS");
-	if ((__u32)set != msrs->nmsrs)
+	if ((__u32)set != n)
 		errx(1, "KVM_SET_MSRS: MSR %#x refused, %d of %u set", msrs->entries[set].index,
-		     set, msrs->nmsrs);
+		     set, n);
+	free(msrs);
 }
 
 void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
 		     struct pc *pc)
 {
-	struct machine_state *s = malloc(sizeof(*s));
-	struct kvm_msrs *msrs;
+	struct saved_machine *saved = malloc(sizeof(*saved));
+	struct machine_state *s = &saved->state;
 
-	if (!s)
+	if (!saved)
 		err(1, "malloc");
-	msrs = read_machine(r, vm, s);
+	read_machine(r, vm, saved);
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
@@ -408,7 +358,7 @@ void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct seri
 	if (s->xcrs.nr_xcrs)
 		state_ioctl(vm->vcpu, KVM_SET_XCRS, &s->xcrs, "KVM_SET_XCRS");
 	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
-	restore_msrs(vm, msrs);
+	restore_msrs(vm, saved);
 	state_ioctl(vm->vcpu, KVM_SET_DEBUGREGS, &s->debugregs, "KVM_SET_DEBUGREGS");
 	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
 	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
@@ -424,8 +374,6 @@ void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct seri
 	uart->line = s->uart.line;
 	pc->rtc.index = s->rtc_index;
 	close(r->fd);
-	free(msrs);
-	free(s);
-	free(r);
+	free(saved);
 }
 

@@ -86,10 +86,57 @@ struct pause {
 void prepare_pause(struct pause *pause, struct kvm_run *run);
 void pause_vcpu(void *arg);
 /* snapshot.c */
-#define PAGE	4096	/* bytes: the unit of RAM in a snapshot and in KVM's dirty log */
+#define PAGE		4096	/* bytes: the unit of RAM in a snapshot and in KVM's dirty log */
+#define FNV_OFFSET	0xcbf29ce484222325ULL	/* the checksum of nothing */
 
+#define SNAPSHOT_MAGIC		"kvmbook"	/* and its NUL: 8 bytes */
+#define SNAPSHOT_VERSION	1
+#define PAGES_END		(~0ULL)	/* the page number after the last page */
+#define SNAPSHOT_MSRS_MAX	1024	/* far more than KVM has */
+
+struct snapshot_header {
+	char magic[8];
+	__u32 version;
+	__u32 reserved;
+	__u64 ram_size;		/* bytes: the machine that goes on gets as much */
+};
+
+/* The serial port's registers and the level it gave its line. */
+struct uart_state {
+	__u8 ier, lcr, mcr, scr, dll, dlm, thr_empty, line;
+};
+
+struct machine_state {
+	struct kvm_regs regs;
+	struct kvm_sregs sregs;
+	__u32 xsave[1024];	/* struct kvm_xsave's region: x87, SSE, AVX */
+	struct kvm_xcrs xcrs;
+	struct kvm_debugregs debugregs;
+	struct kvm_lapic_state lapic;
+	struct kvm_mp_state mp_state;
+	struct kvm_vcpu_events events;
+	struct kvm_irqchip pic[2], ioapic;
+	struct kvm_pit_state2 pit;
+	struct kvm_clock_data clock;
+	struct uart_state uart;
+	__u8 rtc_index;
+	__u32 nmsrs;		/* MSRs after the state */
+};
+
+/* What a restore reads, and checks, before it sets anything. */
+struct saved_machine {
+	struct machine_state state;
+	struct kvm_msr_entry msrs[SNAPSHOT_MSRS_MAX];
+};
+
+/* A stream being read: where from, and what it has said so far. */
+struct snapshot_reader {
+	int fd;
+	const char *name;	/* for messages */
+	__u64 hash;		/* of the bytes read so far */
+	struct snapshot_header header;
+};
 struct snapshot_writer;
-struct snapshot_reader;
 struct snapshot_writer *start_snapshot(int fd, const char *name, const char *path,
 				       const struct vm *vm);
 void put_page(struct snapshot_writer *w, const struct vm *vm, __u64 page);
@@ -98,9 +145,10 @@ void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struc
 		     const struct pc *pc);
 void save_machine(const struct vm *vm, const struct serial *uart, const struct pc *pc,
 		  const char *path);
-struct snapshot_reader *open_snapshot(int fd, const char *name, size_t ram_max);
-struct snapshot_reader *read_snapshot(const char *path, size_t ram_max);
-size_t snapshot_ram(const struct snapshot_reader *r);
+__u64 fnv1a(__u64 hash, const void *data, size_t len);
+void open_snapshot(struct snapshot_reader *r, int fd, const char *name, size_t ram_max);
+void read_snapshot(struct snapshot_reader *r, const char *path, size_t ram_max);
+void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_machine *saved);
 void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
 		     struct pc *pc);
 /* migrate.c */
@@ -121,5 +169,6 @@ void prepare_migration(struct migration *mg, const struct vm *vm, struct pause *
 		       const char *to);
 void start_migration(void *arg);
 void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc);
-struct snapshot_reader *receive_machine(const char *at, unsigned int life, size_t ram_max);
+void receive_machine(struct snapshot_reader *r, const char *at, unsigned int life,
+		     size_t ram_max);
 #endif
