@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* pc.c: the PC's ports: its clock, keyboard controller, PCI, a boot timer, nothing. */
+/* pc.c: the keyboard controller, PCI, a boot timer, nothing, and the table of the ports. */
 #include <err.h>
 #include <string.h>
 #include <time.h>
