@@ -1,50 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* pc.c: the PC's clock, keyboard controller, PCI ports, a boot timer, nothing. */
+/* pc.c: the keyboard controller, PCI, a boot timer, nothing, and the table of the ports. */
 #include <err.h>
 #include <string.h>
 #include <time.h>
 #include "vmm.h"
-
-#define RTC_PORT	0x70	/* index; data at 0x71 */
-#define RTC_REG_A	0x0a	/* bit 7: update in progress */
-#define RTC_REG_B	0x0b	/* bit 1: 24-hour; bit 2 clear: BCD */
-#define RTC_REG_D	0x0d	/* bit 7: battery good */
-
-static __u8 rtc_register(__u8 index)
-{
-	switch (index) {
-	case 0x06:
-		return 0x07;		/* day of the week: Saturday */
-	case 0x07:
-	case 0x08:
-		return 0x01;		/* day and month: 1 January */
-	case 0x32:
-		return 0x20;		/* century */
-	case RTC_REG_A:
-		return 0x26;		/* a 32.768 kHz crystal, no update */
-	case RTC_REG_B:
-		return 0x02;
-	case RTC_REG_D:
-		return 0x80;
-	default:
-		return 0x00;		/* 00:00:00, year 00, alarms off */
-	}
-}
-
-static __u8 rtc_read(void *state, __u64 offset)
-{
-	struct rtc *rtc = state;
-
-	return offset ? rtc_register(rtc->index) : 0xff;
-}
-
-static void rtc_write(void *state, __u64 offset, __u8 value)
-{
-	struct rtc *rtc = state;
-
-	if (!offset)
-		rtc->index = value & 0x7f;
-}
 
 #define I8042_PORT	0x60	/* data; status and command at 0x64 */
 #define I8042_COMMAND	4	/* offset of the command port */

@@ -13,11 +13,16 @@ struct pause;
 void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
 bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause);
-/* pc.c */
+/* rtc.c */
+#define RTC_PORT	0x70	/* index; data at 0x71 */
+
 struct rtc {
 	__u8 index;		/* the register 0x71 reads */
 };
 
+__u8 rtc_read(void *state, __u64 offset);
+void rtc_write(void *state, __u64 offset, __u8 value);
+/* pc.c */
 struct boot_timer {
 	struct timespec start;	/* when the devices were made */
 	long init_ms;		/* ms from then to init's write; -1 before */
