@@ -1,7 +1,9 @@
 # rename-program.awk -v ex=NAME -v to=OTHER: a transcript whose command
 # lines run program OTHER wherever they ran NAME, by ./NAME or /NAME as a
 # word of the line: alone, with arguments, in a pipeline, by absolute path.
-# What the lines printed is left as it is (tools/grade).
+# What the lines printed is left as it is (tools/grade), but for the
+# program's own name where a message of its own starts with it ("NAME: ",
+# as err and warn write it): the answer's messages name OTHER.
 /^\$ / {
 	line = " " substr($0, 3) " "
 	out = ""
@@ -15,4 +17,5 @@
 	print "$ " substr(line, 2, length(line) - 2)
 	next
 }
+index($0, ex ": ") == 1 { $0 = to substr($0, length(ex) + 1) }
 { print }

@@ -132,6 +132,16 @@ static __u8 answer(struct virtio_disk *disk, const struct request *r, __u32 *wri
 	}
 }
 
+/* Fill in the disk's configuration but its capacity: the features that
+ * tell the driver to read it, and what more the disk offers. */
+static __u64 describe_disk(struct virtio_disk *disk)
+{
+	disk->config.size_max = DISK_SEGMENT;
+	disk->config.seg_max = DISK_SEGMENTS;
+	return 1ull << VIRTIO_BLK_F_SIZE_MAX | 1ull << VIRTIO_BLK_F_SEG_MAX |
+	       1ull << VIRTIO_BLK_F_FLUSH | (__u64)disk->read_only << VIRTIO_BLK_F_RO;
+}
+
 /* A chain that is no request: given back unanswered, and told of once. */
 static __u32 refuse_request(struct virtio_disk *disk, const char *why)
 {
@@ -183,8 +193,7 @@ struct device virtio_disk_device(struct virtio_disk *disk, const struct vm *vm, 
 	struct virtio dev = {
 		.name = "virtio disk",
 		.id = VIRTIO_ID_BLOCK,
-		.features = 1ull << VIRTIO_BLK_F_SIZE_MAX | 1ull << VIRTIO_BLK_F_SEG_MAX |
-			    1ull << VIRTIO_BLK_F_FLUSH | (__u64)disk->read_only << VIRTIO_BLK_F_RO,
+		.features = describe_disk(disk),
 		.queues = 1,
 		.notify = disk_notify,
 		.state = disk,
@@ -216,7 +225,5 @@ void open_disk(struct virtio_disk *disk, const char *path, bool read_only)
 		     (long long)st.st_size, SECTOR);
 	memcpy(disk->id, name, strnlen(name, sizeof(disk->id)));
 	disk->config.capacity = st.st_size / SECTOR;
-	disk->config.size_max = DISK_SEGMENT;
-	disk->config.seg_max = DISK_SEGMENTS;
 }
 

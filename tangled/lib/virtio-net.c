@@ -154,6 +154,16 @@ static void net_notify(struct virtio_mmio *t, unsigned int queue)
 		transmit(t->dev.state);
 }
 
+/* Fill in the card's configuration, and in dev the features that make the
+ * driver read it and the bytes of it there are. */
+static void describe_card(struct virtio_net *net, struct virtio *dev)
+{
+	memcpy(net->config.mac, net_mac, ETH_ALEN);
+	net->config.status = VIRTIO_NET_S_LINK_UP;
+	dev->features = 1ull << VIRTIO_NET_F_MAC | 1ull << VIRTIO_NET_F_STATUS;
+	dev->config_size = offsetof(struct virtio_net_config, max_virtqueue_pairs);
+}
+
 /* The card, plugged into the TAP device tap, in a window at base,
  * interrupting on irq. */
 struct device virtio_net_device(struct virtio_net *net, const struct vm *vm, __u64 base,
@@ -162,18 +172,16 @@ struct device virtio_net_device(struct virtio_net *net, const struct vm *vm, __u
 	struct virtio dev = {
 		.name = "virtio net",
 		.id = VIRTIO_ID_NET,
-		.features = 1ull << VIRTIO_NET_F_MAC | 1ull << VIRTIO_NET_F_STATUS,
 		.queues = 2,
 		.notify = net_notify,
 		.state = net,
 		.config = &net->config,
-		.config_size = offsetof(struct virtio_net_config, max_virtqueue_pairs),
 		.waits_on = net_waits_on,
 		.readable = net_readable,
 	};
 
-	*net = (struct virtio_net) { .tap = tap, .config.status = VIRTIO_NET_S_LINK_UP };
-	memcpy(net->config.mac, net_mac, ETH_ALEN);
+	*net = (struct virtio_net) { .tap = tap };
+	describe_card(net, &dev);
 	return virtio_mmio_device(&net->mmio, vm, base, irq, dev);
 }
 
