@@ -92,6 +92,10 @@ static void give_next_line(struct console_input *in)
 	}
 	if (n > 0)
 		console_receive(in->io, in->line, n);
+	if (n <= 0 && in->at_end) {
+		in->at_end(in->at_end_arg);	/* -S or -M: the machine leaves at this prompt */
+		in->at_end = NULL;
+	}
 }
 
 /* The guest sent byte: note when it completes the prompt. */
@@ -135,5 +139,12 @@ void start_console(struct console_input *in, struct console_io *io, pthread_mute
 		if (errno)
 			err(1, "pthread_create");
 	}
+}
+
+/* The guest waits at the prompt the snapshot was saved at: the first line goes in now. */
+void resume_at_prompt(struct console_input *in)
+{
+	in->prompted = true;
+	give_next_line(in);
 }
 
