@@ -92,7 +92,7 @@ check-checks: kernel		## Each way of breaking the book fails its check, saying h
 fuzz:				## Fuzz each device model for minutes: make fuzz [FUZZ_SECONDS=60]
 	@tools/fuzz
 
-bench:				## Time cold and warm make check, each boot, the disk (not a test)
+bench:				## Time make check, each boot, the devices, the VMM against microvm (not a test)
 	@tools/bench
 
 clean:				## Remove build products (keeps the unpacked kernel tree)

@@ -3,10 +3,12 @@
 #include <err.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BOOT_TIMER_PORT	0x440	/* the nested init writes it when it starts */
@@ -39,6 +41,16 @@ static void tell_boot_timer(void)
 	close(port);
 }
 
+static void show_kernel_clock(void)
+{
+	struct timespec now;
+
+	if (clock_gettime(CLOCK_BOOTTIME, &now) == -1)
+		err(1, "clock_gettime");
+	printf("init after %ld ms of the kernel's clock\n",
+	       now.tv_sec * 1000 + now.tv_nsec / 1000000);
+}
+
 int main(void)
 {
 	struct utsname name;
@@ -47,6 +59,8 @@ int main(void)
 	    mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) == -1)
 		err(1, "mount");
 	tell_boot_timer();
+	if (getenv("timed"))
+		show_kernel_clock();
 	if (uname(&name) == -1)
 		err(1, "uname");
 	printf("Hello from the nested guest: %s %s\n", name.sysname, name.release);
