@@ -59,7 +59,8 @@ void pause_vcpu(void *arg)
 }
 
 /* Run until the guest resets the machine (false) or the VMM pauses it (true). */
-bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause)
+bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause,
+	    struct gdb_stub *stub)
 {
 	struct itimerval bound = { .it_value.tv_sec = life };
 	bool done;
@@ -79,6 +80,11 @@ bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct
 			if (errno == EINTR)
 				errx(1, "Linux did not reset within %u s", life);
 			err(1, "KVM_RUN");
+		}
+		if (stub && m->vm.run->exit_reason == KVM_EXIT_DEBUG) {
+			gdb_stop(stub);
+			done = false;
+			continue;
 		}
 		lock(mutex);
 		done = handle_exit(m);

@@ -33,13 +33,15 @@ struct options {
 	const char *migrate;	/* -M: where to move the machine when it ends */
 	const char *restore;	/* -R: the file of a machine to go on from, not a boot */
 	const char *incoming;	/* -I: where to receive the machine to go on from */
+	const char *gdb;	/* -g: where to wait for gdb */
 	const char *kernel, *initrd, *cmdline;
 };
 
 static void usage(void)
 {
-	errx(2, "usage: vmm [-d IMAGE [-r]] [-i | -p PROMPT] [-l SECONDS] [-m MIB] [-n TAP] "
-	     "[-S FILE | -M ADDRESS:PORT] [-t] [-v] [-w DEVICE] [-x] BZIMAGE INITRD CMDLINE\n"
+	errx(2, "usage: vmm [-d IMAGE [-r]] [-g ADDRESS:PORT] [-i | -p PROMPT] [-l SECONDS] "
+	     "[-m MIB] [-n TAP] [-S FILE | -M ADDRESS:PORT] [-t] [-v] [-w DEVICE] [-x] "
+	     "BZIMAGE INITRD CMDLINE\n"
 	     "       vmm -R FILE | -I ADDRESS:PORT [options but -m]");
 }
 
@@ -61,10 +63,13 @@ static void parse_options(struct options *o, int argc, char **argv)
 	int opt;
 
 	*o = (struct options) { .ram = (size_t)RAM_DEFAULT << 20 };
-	while ((opt = getopt(argc, argv, "d:I:il:M:m:n:p:rR:S:tvw:x")) != -1) {
+	while ((opt = getopt(argc, argv, "d:g:I:il:M:m:n:p:rR:S:tvw:x")) != -1) {
 		switch (opt) {
 		case 'd':
 			o->disk = optarg;
+			break;
+		case 'g':
+			o->gdb = optarg;
 			break;
 		case 'I':
 			o->incoming = optarg;
@@ -122,6 +127,8 @@ static void parse_options(struct options *o, int argc, char **argv)
 		errx(2, "-R and -I take RAM from the machine that comes (no -m), and no virtio device");
 	if ((o->save && o->migrate) || (o->restore && o->incoming))
 		usage();
+	if (o->gdb && (o->save || o->migrate))
+		errx(2, "-g takes no -S or -M: their pause and a stop for gdb would meet");
 	if (o->restore || o->incoming)
 		return;
 	o->kernel = argv[optind];
@@ -190,6 +197,7 @@ int main(int argc, char **argv)
 	struct snapshot_reader from;
 	struct pause pause;
 	struct migration migration;
+	struct gdb_stub stub;
 	size_t count, in_memory = 0, i;
 	bool paused;
 
@@ -233,6 +241,8 @@ int main(int argc, char **argv)
 		make_cmdline(cmdline, o.cmdline, tsc_khz(&m.vm), virtio, in_memory);
 		start_linux(&m.vm, load_linux(&m.vm, o.kernel, o.initrd, cmdline));
 	}
+	if (o.gdb)
+		wait_for_gdb(&stub, &m.vm, o.gdb, o.life);
 	start_console(&input, o.virtio ? &console.io : &uart.io, &mutex, o.typed, o.prompt);
 	prepare_pause(&pause, m.vm.run);
 	if (o.save) {
@@ -249,7 +259,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < in_memory; i++)
 		if (!o.exits || virtio[i]->dev.waits_on)
 			serve_in_thread(virtio[i], &mutex, o.exits);
-	paused = run_pc(&m, &mutex, o.life, &pause);
+	paused = run_pc(&m, &mutex, o.life, &pause, o.gdb ? &stub : NULL);
 	lock(&mutex);	/* the devices' threads stay where they are */
 	if (paused && o.save) {
 		save_machine(&m.vm, &uart, &pc, o.save);
@@ -260,6 +270,8 @@ int main(int argc, char **argv)
 	} else {
 		printf("\nthe guest reset the machine\n");
 	}
+	if (o.gdb)
+		gdb_end(&stub);
 	report(&m, &uart);
 	if (o.virtio) {
 		printf("%-20s %lu\n", "bytes on virtio", console.sent);

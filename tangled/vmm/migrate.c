@@ -121,8 +121,8 @@ void finish_migration(struct migration *mg, const struct serial *uart, const str
 	free(mg->bitmap);
 }
 
-void receive_machine(struct snapshot_reader *r, const char *at, unsigned int life,
-		     size_t ram_max)
+/* Listen at ADDRESS:PORT, say so, and take one connection, from who, within life s (0: ever). */
+int accept_one(const char *at, const char *who, unsigned int life)
 {
 	struct sockaddr_in address = socket_address(at);
 	struct pollfd waiting = { .events = POLLIN };
@@ -135,14 +135,20 @@ void receive_machine(struct snapshot_reader *r, const char *at, unsigned int lif
 		err(1, "setsockopt SO_REUSEADDR");
 	if (bind(waiting.fd, (struct sockaddr *)&address, sizeof(address)) == -1 ||
 	    listen(waiting.fd, 1) == -1)
-		err(1, "-I %s", at);
-	warnx("waiting for a machine at %s", at);
+		err(1, "%s", at);
+	warnx("waiting for %s at %s", who, at);
 	if (poll(&waiting, 1, life ? (int)life * 1000 : -1) != 1)
-		errx(1, "-I %s: no machine came within %u s", at, life);
+		errx(1, "%s: no %s came within %u s", at, who, life);
 	fd = accept(waiting.fd, NULL, NULL);
 	if (fd == -1)
 		err(1, "accept");
 	close(waiting.fd);
-	open_snapshot(r, fd, at, ram_max);
+	return fd;
+}
+
+void receive_machine(struct snapshot_reader *r, const char *at, unsigned int life,
+		     size_t ram_max)
+{
+	open_snapshot(r, accept_one(at, "a machine", life), at, ram_max);
 }
 

@@ -10,9 +10,11 @@ void create_pc(struct vm *vm, size_t ram);
 void register_ram(const struct vm *vm, __u32 flags);
 /* cpu.c */
 struct pause;
+struct gdb_stub;
 void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
-bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause);
+bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause,
+	    struct gdb_stub *stub);
 /* rtc.c */
 #define RTC_PORT	0x70	/* index; data at 0x71 */
 
@@ -174,6 +176,39 @@ void prepare_migration(struct migration *mg, const struct vm *vm, struct pause *
 		       const char *to);
 void start_migration(void *arg);
 void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc);
+int accept_one(const char *at, const char *who, unsigned int life);
 void receive_machine(struct snapshot_reader *r, const char *at, unsigned int life,
 		     size_t ram_max);
+/* gdb.c */
+#define PACKET_MAX	4096	/* bytes of a packet's data: PacketSize=1000 */
+#define SW_BREAKS	64
+#define HW_BREAKS	4	/* DR0 to DR3 */
+#define INT3		0xcc
+#define BP_VECTOR	3	/* #BP, the exception of an int3 */
+
+struct sw_break {
+	__u64 addr;
+	__u8 saved;	/* the byte the int3 replaced */
+};
+
+struct hw_break {
+	__u64 addr;
+	__u64 dr7;	/* its bits of DR7; 0: the register is free */
+};
+
+struct gdb_stub {
+	const struct vm *vm;
+	int fd;				/* the connection to gdb; -1 once it left */
+	bool gone;			/* gdb detached, or the connection broke */
+	char packet[PACKET_MAX];	/* the last packet's data */
+	struct sw_break breaks[SW_BREAKS];
+	size_t nbreaks;
+	struct hw_break hw[HW_BREAKS];	/* DR0 to DR3 */
+	struct kvm_regs before_step;
+};
+
+void wait_for_gdb(struct gdb_stub *stub, const struct vm *vm, const char *at,
+		  unsigned int life);
+void gdb_stop(struct gdb_stub *stub);
+void gdb_end(struct gdb_stub *stub);
 #endif

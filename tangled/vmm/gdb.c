@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* gdb.c: a gdb stub, the remote serial protocol over TCP, on KVM's debugging controls. */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include "vmm.h"
+
+/* Read the next byte gdb sends; false when it has gone. */
+static bool receive_byte(struct gdb_stub *stub, char *c)
+{
+	ssize_t n = read(stub->fd, c, 1);
+
+	if (n == -1 && errno == EINTR)
+		errx(1, "Linux did not reset within the time -l gave it");
+	return n == 1;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The next packet's data in stub->packet, acknowledged; false when gdb has gone. */
+static bool receive_packet(struct gdb_stub *stub)
+{
+	char c = 0, sum[2];
+
+	for (;;) {
+		size_t len = 0;
+		__u8 check = 0;
+
+		do	/* skip gdb's acknowledgements, and a Ctrl-C */
+			if (!receive_byte(stub, &c))
+				return false;
+		while (c != '$');
+		while (receive_byte(stub, &c) && c != '#' && len < PACKET_MAX - 1) {
+			stub->packet[len++] = c;
+			check += (__u8)c;
+		}
+		if (c != '#' || !receive_byte(stub, &sum[0]) || !receive_byte(stub, &sum[1]))
+			return false;
+		stub->packet[len] = '\0';
+		if (hex_digit(sum[0]) * 16 + hex_digit(sum[1]) == check)
+			return write(stub->fd, "+", 1) == 1;
+		if (write(stub->fd, "-", 1) != 1)	/* gdb sends it again */
+			return false;
+	}
+}
+
+static void send_packet(struct gdb_stub *stub, const char *data)
+{
+	char frame[PACKET_MAX + 4];
+	size_t len = strlen(data), i;
+	__u8 check = 0;
+
+	for (i = 0; i < len; i++)
+		check += (__u8)data[i];
+	snprintf(frame, sizeof(frame), "$%s#%02x", data, check);
+	if (write(stub->fd, frame, len + 4) != (ssize_t)len + 4)
+		stub->gone = true;
+}
+
+static void put_hex(char *out, const void *data, size_t len)
+{
+	const __u8 *bytes = data;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		sprintf(out + 2 * i, "%02x", bytes[i]);
+}
+
+/* g: the registers in gdb's amd64 order, as far as the segment selectors. */
+static void send_registers(struct gdb_stub *stub)
+{
+	struct kvm_regs r;
+	struct kvm_sregs s;
+	char out[2 * (17 * 8 + 7 * 4) + 1];
+
+	get_regs(stub->vm->vcpu, &r);
+	get_sregs(stub->vm->vcpu, &s);
+	{
+		__u64 wide[] = { r.rax, r.rbx, r.rcx, r.rdx, r.rsi, r.rdi, r.rbp, r.rsp,
+				 r.r8, r.r9, r.r10, r.r11, r.r12, r.r13, r.r14, r.r15, r.rip };
+		__u32 narrow[] = { r.rflags, s.cs.selector, s.ss.selector, s.ds.selector,
+				   s.es.selector, s.fs.selector, s.gs.selector };
+
+		put_hex(out, wide, sizeof(wide));
+		put_hex(out + 2 * sizeof(wide), narrow, sizeof(narrow));
+	}
+	send_packet(stub, out);
+}
+
+/* The byte at a guest-virtual address, in RAM; NULL when the page tables map none. */
+static __u8 *guest_byte(const struct gdb_stub *stub, __u64 virt)
+{
+	struct kvm_translation t = { .linear_address = virt };
+
+	if (ioctl(stub->vm->vcpu, KVM_TRANSLATE, &t) == -1 || !t.valid)
+		return NULL;
+	return guest_ptr(stub->vm, t.physical_address, 1);
+}
+
+/* The index of the software breakpoint at addr, or nbreaks when there is none. */
+static size_t find_break(const struct gdb_stub *stub, __u64 addr)
+{
+	size_t i;
+
+	for (i = 0; i < stub->nbreaks && stub->breaks[i].addr != addr; i++)
+		;
+	return i;
+}
+
+/* m ADDR,LEN: the guest's memory, as it would be without the stub's int3s. */
+static void send_memory(struct gdb_stub *stub, __u64 addr, __u64 len)
+{
+	char out[PACKET_MAX];
+	__u64 i;
+
+	len = len < (PACKET_MAX - 1) / 2 ? len : (PACKET_MAX - 1) / 2;
+	for (i = 0; i < len; i++) {
+		__u8 *byte = guest_byte(stub, addr + i), value;
+		size_t b = find_break(stub, addr + i);
+
+		if (!byte)
+			break;
+		value = b < stub->nbreaks ? stub->breaks[b].saved : *byte;
+		put_hex(out + 2 * i, &value, 1);
+	}
+	send_packet(stub, i ? out : "E0e");	/* EFAULT, when not one byte is mapped */
+}
+
+/* KVM's debugging controls from the stub's breakpoints, with more flags. */
+static void set_debug(struct gdb_stub *stub, __u32 control)
+{
+	struct kvm_guest_debug debug = { .control = KVM_GUESTDBG_ENABLE | control };
+	int i;
+
+	if (stub->nbreaks)
+		debug.control |= KVM_GUESTDBG_USE_SW_BP;
+	for (i = 0; i < HW_BREAKS; i++) {
+		if (stub->hw[i].dr7) {
+			debug.control |= KVM_GUESTDBG_USE_HW_BP;
+			debug.arch.debugreg[i] = stub->hw[i].addr;
+			debug.arch.debugreg[7] |= stub->hw[i].dr7;
+		}
+	}
+	if (ioctl(stub->vm->vcpu, KVM_SET_GUEST_DEBUG, &debug) == -1)
+		err(1, "KVM_SET_GUEST_DEBUG");
+}
+
+/* Z0/z0: plant an int3 at addr, or put back the byte it replaced. */
+static const char *software_break(struct gdb_stub *stub, bool insert, __u64 addr)
+{
+	__u8 *byte = guest_byte(stub, addr);
+	size_t i = find_break(stub, addr);
+
+	if (insert && i == stub->nbreaks) {
+		if (!byte)	/* not mapped yet: paging may be off, use hbreak */
+			return "E0e";
+		if (i == SW_BREAKS)
+			return "E1c";	/* ENOSPC */
+		stub->breaks[stub->nbreaks++] = (struct sw_break) { addr, *byte };
+		*byte = INT3;
+	} else if (!insert && i < stub->nbreaks) {
+		if (byte)
+			*byte = stub->breaks[i].saved;
+		stub->breaks[i] = stub->breaks[--stub->nbreaks];
+	}
+	return "OK";
+}
+
+/* Z1/z1: a debug register on addr, or off it. */
+static const char *hardware_break(struct gdb_stub *stub, bool insert, __u64 addr)
+{
+	int i;
+
+	for (i = 0; i < HW_BREAKS; i++) {
+		struct hw_break *b = &stub->hw[i];
+
+		if (insert ? !b->dr7 : b->dr7 && b->addr == addr) {
+			*b = insert ? (struct hw_break) { addr, DR7_L0 << (2 * i) } :
+				      (struct hw_break) { 0 };
+			return "OK";
+		}
+	}
+	return insert ? "E1c" : "OK";
+}
+
+/* Z and z: "Z0,ADDR,KIND"; the empty answer for the kinds not served. */
+static const char *breakpoint(struct gdb_stub *stub)
+{
+	bool insert = stub->packet[0] == 'Z';
+	unsigned long long addr;
+	unsigned int type;
+
+	if (sscanf(stub->packet + 1, "%u,%llx", &type, &addr) != 2)
+		return "E16";	/* EINVAL */
+	if (type == 0)
+		return software_break(stub, insert, addr);
+	if (type == 1)
+		return hardware_break(stub, insert, addr);
+	return "";
+}
+
+/* A debug register stopped the guest. */
+static void send_hardware_stop(struct gdb_stub *stub)
+{
+	send_packet(stub, "T05hwbreak:;");
+}
+
+/* Serve gdb's packets until it resumes the guest (true) or leaves it (false). */
+static bool serve(struct gdb_stub *stub)
+{
+	unsigned long long addr, len;
+
+	while (!stub->gone && receive_packet(stub)) {
+		const char *p = stub->packet;
+
+		switch (p[0]) {
+		case '?':
+			send_packet(stub, "S05");
+			break;
+		case 'g':
+			send_registers(stub);
+			break;
+		case 'm':
+			if (sscanf(p + 1, "%llx,%llx", &addr, &len) == 2)
+				send_memory(stub, addr, len);
+			else
+				send_packet(stub, "E16");
+			break;
+		case 'Z':
+		case 'z':
+			send_packet(stub, breakpoint(stub));
+			break;
+		case 'c':
+			set_debug(stub, 0);
+			return true;
+		case 's':
+			get_regs(stub->vm->vcpu, &stub->before_step);
+			set_debug(stub, KVM_GUESTDBG_SINGLESTEP | KVM_GUESTDBG_BLOCKIRQ);
+			return true;
+		case 'D':
+			send_packet(stub, "OK");
+			stub->gone = true;
+			break;
+		case 'k':
+			printf("\ngdb killed the machine\n");
+			exit(0);
+		case 'H':
+			send_packet(stub, "OK");
+			break;
+		case 'q':
+			if (!strncmp(p, "qSupported", 10))
+				send_packet(stub, "PacketSize=1000;swbreak+;hwbreak+");
+			else
+				send_packet(stub, strcmp(p, "qAttached") ? "" : "1");
+			break;
+		default:
+			send_packet(stub, "");
+		}
+	}
+	return false;
+}
+
+/* gdb has left: take out what it planted, and let the guest run free. */
+static void leave(struct gdb_stub *stub)
+{
+	struct kvm_guest_debug off = { 0 };
+
+	while (stub->nbreaks)
+		software_break(stub, false, stub->breaks[0].addr);
+	if (ioctl(stub->vm->vcpu, KVM_SET_GUEST_DEBUG, &off) == -1)
+		err(1, "KVM_SET_GUEST_DEBUG");
+	close(stub->fd);
+	stub->fd = -1;
+}
+
+void wait_for_gdb(struct gdb_stub *stub, const struct vm *vm, const char *at,
+		  unsigned int life)
+{
+	*stub = (struct gdb_stub) { .vm = vm, .fd = accept_one(at, "gdb", life) };
+	if (!serve(stub))
+		leave(stub);
+}
+
+/* A KVM_EXIT_DEBUG: let the guest go on if the stop is not gdb's, else tell gdb and serve it. */
+void gdb_stop(struct gdb_stub *stub)
+{
+	const struct kvm_debug_exit_arch *why = &stub->vm->run->debug.arch;
+	struct kvm_regs now;
+
+	if (why->exception == BP_VECTOR && find_break(stub, why->pc) == stub->nbreaks) {
+		set_debug(stub, KVM_GUESTDBG_INJECT_BP);
+		return;
+	}
+	if (why->exception == BP_VECTOR) {
+		send_packet(stub, "T05swbreak:;");
+	} else if (why->dr6 & DR6_BS) {
+		get_regs(stub->vm->vcpu, &now);
+		if (!memcmp(&now, &stub->before_step, sizeof(now)))
+			return;	/* an empty step: the trap flag stays, the step is taken again */
+		send_packet(stub, "S05");
+	} else {
+		send_hardware_stop(stub);
+	}
+	if (!serve(stub))
+		leave(stub);
+}
+
+/* The machine ended: tell gdb, as a process's end. */
+void gdb_end(struct gdb_stub *stub)
+{
+	if (stub->fd == -1)
+		return;
+	send_packet(stub, "W00");
+	close(stub->fd);
+}
+
