@@ -262,7 +262,7 @@ static bool serve(struct gdb_stub *stub)
 			break;
 		case 'q':
 			if (!strncmp(p, "qSupported", 10))
-				send_packet(stub, "PacketSize=1000;swbreak+;hwbreak+");
+				send_packet(stub, "PacketSize=fff;swbreak+;hwbreak+");
 			else
 				send_packet(stub, strcmp(p, "qAttached") ? "" : "1");
 			break;

@@ -180,7 +180,7 @@ int accept_one(const char *at, const char *who, unsigned int life);
 void receive_machine(struct snapshot_reader *r, const char *at, unsigned int life,
 		     size_t ram_max);
 /* gdb.c */
-#define PACKET_MAX	4096	/* bytes of a packet's data: PacketSize=1000 */
+#define PACKET_MAX	4096	/* bytes of a packet's data and its NUL: PacketSize=fff */
 #define SW_BREAKS	64
 #define HW_BREAKS	4	/* DR0 to DR3 */
 #define INT3		0xcc
