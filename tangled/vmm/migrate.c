@@ -109,7 +109,7 @@ void finish_migration(struct migration *mg, const struct serial *uart, const str
 	if (errno)
 		err(1, "pthread_join");
 	mg->pages[mg->rounds++] = send_dirty(mg);
-	finish_snapshot(mg->w, mg->vm, uart, pc);
+	finish_snapshot(mg->w, mg->vm, uart, pc, NULL, 0);	/* -M takes no virtio device */
 	if (clock_gettime(CLOCK_MONOTONIC, &now) == -1)
 		err(1, "clock_gettime");
 	fprintf(stderr, "vmm: moved in %u rounds, pages:", mg->rounds);
