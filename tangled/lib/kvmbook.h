@@ -374,6 +374,9 @@ struct virtio_state {
 void virtio_save(const struct virtio_mmio *t, struct virtio_state *s);
 const char *virtio_restore(struct virtio_mmio *t, const struct virtio_state *s);
 void virtio_resume(struct virtio_mmio *t);
+/* virtq.c, chapter "Saving a running Linux": the pages the devices write, for a migration */
+#define VIRTQ_LOG_PAGE	4096	/* bytes a bit of the log stands for: a page of KVM's log */
+void virtq_log_writes(__u64 *log);
 /* virtio-net.c */
 #include <linux/virtio_net.h>
 #define NET_RECEIVE	0	/* the receive queue: buffers for the frames that arrive */

@@ -118,8 +118,6 @@ static void parse_options(struct options *o, int argc, char **argv)
 		usage();
 	if ((o->save || o->migrate) && !o->prompt)
 		errx(2, "-S and -M need -p");
-	if (o->migrate && (o->virtio || o->disk || o->tap))
-		errx(2, "-M takes no virtio device (-v, -d, -n): the dirty log misses their writes");
 	if ((o->restore || o->incoming) && o->sized)
 		errx(2, "-R and -I take RAM from the machine that comes (no -m)");
 	if ((o->save && o->migrate) || (o->restore && o->incoming))
@@ -263,7 +261,7 @@ int main(int argc, char **argv)
 		save_machine(&m.vm, &uart, &pc, virtio, in_memory, o.save);
 		printf("\nthe VMM saved the machine to %s\n", o.save);
 	} else if (paused) {
-		finish_migration(&migration, &uart, &pc);
+		finish_migration(&migration, &uart, &pc, virtio, in_memory);
 		printf("\nthe VMM moved the machine to %s\n", o.migrate);
 	} else {
 		printf("\nthe guest reset the machine\n");

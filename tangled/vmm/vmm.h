@@ -166,6 +166,7 @@ struct migration {
 	struct pause *pause;
 	struct snapshot_writer *w;
 	__u64 *bitmap;			/* KVM_GET_DIRTY_LOG's: a bit a page */
+	__u64 *written;			/* the devices' writes, logged by virtq.c: the same */
 	pthread_t thread;
 	unsigned int rounds;
 	unsigned long pages[ROUNDS_MAX + 1];	/* sent in each round; the last, stopped */
@@ -175,7 +176,8 @@ struct migration {
 void prepare_migration(struct migration *mg, const struct vm *vm, struct pause *pause,
 		       const char *to);
 void start_migration(void *arg);
-void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc);
+void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc,
+		      struct virtio_mmio *const *virtio, size_t count);
 void receive_machine(struct snapshot_reader *r, const char *at, unsigned int life,
 		     size_t ram_max);
 #endif
