@@ -5,11 +5,32 @@
 #include "fuzz.h"
 
 #define RAM_SIZE	(1 << 20)
+#define DISK_SECTORS	2048	/* the disk the stream's record must describe: 1 MiB */
+
+/* A VMM's devices, as main makes them for -v -d IMAGE -n TAP, with no file behind them. */
+struct devices {
+	struct virtio_console console;
+	struct virtio_disk disk;
+	struct virtio_net net;
+	struct virtio_mmio *virtio[VIRTIO_DEVICES];
+};
+
+static void make_devices(struct devices *d, const struct vm *vm)
+{
+	virtio_console_device(&d->console, vm, VIRTIO_CONSOLE_BASE, VIRTIO_CONSOLE_IRQ);
+	d->disk = (struct virtio_disk) { .fd = -1, .config.capacity = DISK_SECTORS };
+	virtio_disk_device(&d->disk, vm, VIRTIO_DISK_BASE, VIRTIO_DISK_IRQ);
+	virtio_net_device(&d->net, vm, VIRTIO_NET_BASE, VIRTIO_NET_IRQ, -1);
+	d->virtio[0] = &d->console.mmio;
+	d->virtio[1] = &d->disk.mmio;
+	d->virtio[2] = &d->net.mmio;
+}
 
 struct restore {
 	struct snapshot_reader r;
 	int fd;
 	const struct vm *vm;
+	struct devices *devices;
 	struct saved_machine *saved;
 };
 
@@ -18,13 +39,14 @@ static void restore(void *arg)
 	struct restore *x = arg;
 
 	open_snapshot(&x->r, x->fd, "input", RAM_SIZE);
-	read_machine(&x->r, x->vm, x->saved);
+	read_machine(&x->r, x->vm, x->devices->virtio, VIRTIO_DEVICES, x->saved);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct saved_machine saved;
-	struct restore x = { .saved = &saved };
+	static struct devices devices;
+	struct restore x = { .devices = &devices, .saved = &saved };
 	FILE *stream = tmpfile();
 	size_t body = size < sizeof(__u64) ? size : size - sizeof(__u64);
 	__u64 checksum = fnv1a(FNV_OFFSET, data, body);
@@ -39,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	x.fd = fileno(stream);
 	fuzz_start(&vm, RAM_SIZE);
 	x.vm = &vm;
+	make_devices(&devices, &vm);
 	fuzz_survives(restore, &x);
 	fuzz_end(&vm);
 	fclose(stream);

@@ -3,6 +3,37 @@
 #include <linux/virtio_ring.h>
 #include "kvmbook.h"
 
+/* A bit for each page of guest RAM a device wrote, while a migration runs; else NULL. */
+static __u64 *written_pages;
+
+/* Mark from now on, in log, the pages the devices write, a bit a page; NULL stops. */
+void virtq_log_writes(__u64 *log)
+{
+	__atomic_store_n(&written_pages, log, __ATOMIC_SEQ_CST);
+}
+
+/* Mark the pages of len bytes of RAM at addr, checked, which a device wrote. */
+static void log_written(__u64 addr, __u64 len)
+{
+	__u64 *log = __atomic_load_n(&written_pages, __ATOMIC_SEQ_CST);
+	__u64 page;
+
+	if (!log || !len)
+		return;
+	for (page = addr / VIRTQ_LOG_PAGE; page <= (addr + len - 1) / VIRTQ_LOG_PAGE; page++)
+		__atomic_fetch_or(&log[page / 64], 1ull << page % 64, __ATOMIC_SEQ_CST);
+}
+
+/* Mark the buffers of a served chain that the device may have written. */
+static void log_chain(const struct vring_desc *chain, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (chain[i].flags & VRING_DESC_F_WRITE)
+			log_written(chain[i].addr, chain[i].len);
+}
+
 static __u64 desc_size(__u16 num)
 {
 	return (__u64)num * sizeof(struct vring_desc);
@@ -116,9 +147,11 @@ int virtq_serve_chains(const struct vm *vm, struct virtq *q, virtq_chain fn, voi
 		elem = &used->ring[q->next_used++ % q->num];
 		elem->id = head;
 		elem->len = fn(state, buf, n);
+		log_chain(chain, n);	/* for a migration: chapter "Saving a running Linux" */
 		served++;
 	}
 	__atomic_store_n(&used->idx, q->next_used, __ATOMIC_RELEASE);
+	log_written(q->used, used_size(q->num));
 	return q->ready ? served : -1;
 }
 

@@ -121,10 +121,10 @@ static void parse_options(struct options *o, int argc, char **argv)
 	if (argc - optind != (o->restore || o->incoming ? 0 : 3) || (o->typed && o->prompt) ||
 	    (o->read_only && !o->disk))
 		usage();
-	if ((o->save || o->migrate) && (!o->prompt || o->virtio || o->disk || o->tap))
-		errx(2, "-S and -M need -p, and take no virtio device (-v, -d, -n)");
-	if ((o->restore || o->incoming) && (o->sized || o->virtio || o->disk || o->tap))
-		errx(2, "-R and -I take RAM from the machine that comes (no -m), and no virtio device");
+	if ((o->save || o->migrate) && !o->prompt)
+		errx(2, "-S and -M need -p");
+	if ((o->restore || o->incoming) && o->sized)
+		errx(2, "-R and -I take RAM from the machine that comes (no -m)");
 	if ((o->save && o->migrate) || (o->restore && o->incoming))
 		usage();
 	if (o->gdb && (o->save || o->migrate))
@@ -234,7 +234,7 @@ int main(int argc, char **argv)
 	}
 	m.mmio = (struct bus) { windows, in_memory };
 	if (o.restore || o.incoming) {
-		restore_machine(&from, &m.vm, &uart, &pc);
+		restore_machine(&from, &m.vm, &uart, &pc, virtio, in_memory);
 	} else {
 		char cmdline[CMDLINE_MAX];
 
@@ -254,18 +254,24 @@ int main(int argc, char **argv)
 		input.at_end = start_migration;
 		input.at_end_arg = &migration;
 	}
-	if ((o.restore || o.incoming) && o.prompt)
-		resume_at_prompt(&input);
 	for (i = 0; i < in_memory; i++)
 		if (!o.exits || virtio[i]->dev.waits_on)
 			serve_in_thread(virtio[i], &mutex, o.exits);
+	if (o.restore || o.incoming) {
+		lock(&mutex);
+		for (i = 0; i < in_memory; i++)
+			virtio_resume(virtio[i]);
+		if (o.prompt)
+			resume_at_prompt(&input);
+		unlock(&mutex);
+	}
 	paused = run_pc(&m, &mutex, o.life, &pause, o.gdb ? &stub : NULL);
 	lock(&mutex);	/* the devices' threads stay where they are */
 	if (paused && o.save) {
-		save_machine(&m.vm, &uart, &pc, o.save);
+		save_machine(&m.vm, &uart, &pc, virtio, in_memory, o.save);
 		printf("\nthe VMM saved the machine to %s\n", o.save);
 	} else if (paused) {
-		finish_migration(&migration, &uart, &pc);
+		finish_migration(&migration, &uart, &pc, virtio, in_memory);
 		printf("\nthe VMM moved the machine to %s\n", o.migrate);
 	} else {
 		printf("\nthe guest reset the machine\n");

@@ -51,20 +51,23 @@ void prepare_migration(struct migration *mg, const struct vm *vm, struct pause *
 		.vm = vm, .pause = pause,
 		.w = start_snapshot(fd, to, NULL, vm),
 		.bitmap = calloc((vm->mem_size / PAGE + 63) / 64, sizeof(__u64)),
+		.written = calloc((vm->mem_size / PAGE + 63) / 64, sizeof(__u64)),
 	};
-	if (!mg->bitmap)
+	if (!mg->bitmap || !mg->written)
 		err(1, "calloc");
 }
 
-/* Send the pages the guest wrote since the last call; returns how many. */
+/* Send the pages the guest or its devices wrote since the last call; returns how many. */
 static unsigned long send_dirty(struct migration *mg)
 {
 	struct kvm_dirty_log log = { .slot = 0, .dirty_bitmap = mg->bitmap };
 	unsigned long sent = 0;
-	__u64 page;
+	__u64 page, word;
 
 	if (ioctl(mg->vm->fd, KVM_GET_DIRTY_LOG, &log) == -1)
 		err(1, "KVM_GET_DIRTY_LOG");
+	for (word = 0; word < (mg->vm->mem_size / PAGE + 63) / 64; word++)
+		mg->bitmap[word] |= __atomic_exchange_n(&mg->written[word], 0, __ATOMIC_SEQ_CST);
 	for (page = 0; page < mg->vm->mem_size / PAGE; page++) {
 		if (mg->bitmap[page / 64] & 1ULL << page % 64) {
 			put_page(mg->w, mg->vm, page);
@@ -79,6 +82,7 @@ static void *send_rounds(void *arg)
 {
 	struct migration *mg = arg;
 
+	virtq_log_writes(mg->written);
 	register_ram(mg->vm, KVM_MEM_LOG_DIRTY_PAGES);
 	mg->pages[mg->rounds++] = put_ram(mg->w, mg->vm);
 	while (mg->rounds < ROUNDS_MAX && mg->pages[mg->rounds - 1] > PAGES_FEW)
@@ -99,8 +103,9 @@ void start_migration(void *arg)
 		err(1, "pthread_create");
 }
 
-/* The vCPU is paused: the last round and the state. */
-void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc)
+/* The vCPU is paused and the devices still: the last round, the devices and the state. */
+void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc,
+		      struct virtio_mmio *const *virtio, size_t count)
 {
 	struct timespec now;
 	unsigned int i;
@@ -109,7 +114,8 @@ void finish_migration(struct migration *mg, const struct serial *uart, const str
 	if (errno)
 		err(1, "pthread_join");
 	mg->pages[mg->rounds++] = send_dirty(mg);
-	finish_snapshot(mg->w, mg->vm, uart, pc);
+	virtq_log_writes(NULL);
+	finish_snapshot(mg->w, mg->vm, uart, pc, virtio, count);
 	if (clock_gettime(CLOCK_MONOTONIC, &now) == -1)
 		err(1, "clock_gettime");
 	fprintf(stderr, "vmm: moved in %u rounds, pages:", mg->rounds);
@@ -119,6 +125,7 @@ void finish_migration(struct migration *mg, const struct serial *uart, const str
 		(now.tv_sec - mg->stopped.tv_sec) * 1000 +
 		(now.tv_nsec - mg->stopped.tv_nsec) / 1000000);
 	free(mg->bitmap);
+	free(mg->written);
 }
 
 /* Listen at ADDRESS:PORT, say so, and take one connection, from who, within life s (0: ever). */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <linux/virtio_ids.h>
 #include "vmm.h"
 
 #define FNV_PRIME	0x100000001b3ULL
@@ -211,9 +212,22 @@ unsigned long put_ram(struct snapshot_writer *w, const struct vm *vm)
 	return sent;
 }
 
-/* The stopped machine's state after the pages, and the checksum. */
+static void put_devices(struct snapshot_writer *w, struct virtio_mmio *const *virtio,
+			size_t count)
+{
+	struct virtio_state s;
+	__u32 n = count, i;
+
+	put(w, &n, sizeof(n));
+	for (i = 0; i < n; i++) {
+		virtio_save(virtio[i], &s);
+		put(w, &s, sizeof(s));
+	}
+}
+
+/* The stopped machine's devices and state after the pages, and the checksum. */
 void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struct serial *uart,
-		     const struct pc *pc)
+		     const struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
 {
 	struct machine_state *s = calloc(1, sizeof(*s));	/* zeros in the padding too */
 	struct kvm_msr_entry *msrs;
@@ -224,6 +238,7 @@ void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struc
 	msrs = save_msrs(vm, &s->nmsrs);
 	save_state(vm, uart, pc, s);
 	put(w, &end, sizeof(end));
+	put_devices(w, virtio, count);
 	put(w, s, sizeof(*s));
 	put(w, msrs, s->nmsrs * sizeof(*msrs));
 	if (fwrite(&w->hash, sizeof(w->hash), 1, w->file) != 1 || fclose(w->file)) {
@@ -238,7 +253,7 @@ void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struc
 
 /* -S: the stopped machine to the file path. */
 void save_machine(const struct vm *vm, const struct serial *uart, const struct pc *pc,
-		  const char *path)
+		  struct virtio_mmio *const *virtio, size_t count, const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	struct snapshot_writer *w;
@@ -247,7 +262,7 @@ void save_machine(const struct vm *vm, const struct serial *uart, const struct p
 		err(1, "%s", path);
 	w = start_snapshot(fd, path, path, vm);
 	put_ram(w, vm);
-	finish_snapshot(w, vm, uart, pc);
+	finish_snapshot(w, vm, uart, pc, virtio, count);
 }
 
 static void refuse(const struct snapshot_reader *r, const char *why)
@@ -294,8 +309,85 @@ void read_snapshot(struct snapshot_reader *r, const char *path, size_t ram_max)
 	open_snapshot(r, fd, path, ram_max);
 }
 
-/* The pages into the VM's RAM, then the state and the MSRs, all checked. */
-void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_machine *saved)
+/* The option that gives the device with this id, for a message. */
+static const char *device_option(__u32 id)
+{
+	switch (id) {
+	case VIRTIO_ID_CONSOLE:
+		return " -v";
+	case VIRTIO_ID_BLOCK:
+		return " -d IMAGE";
+	case VIRTIO_ID_NET:
+		return " -n TAP";
+	default:
+		return " (a device this VMM does not have)";
+	}
+}
+
+/* The options of the n devices with these ids, into list. */
+static void list_devices(char *list, size_t size, const __u32 *ids, __u32 n)
+{
+	size_t used = 0;
+	__u32 i;
+
+	snprintf(list, size, "%s", n ? "" : " no virtio device");
+	for (i = 0; i < n && used < size; i++)
+		used += snprintf(list + used, size - used, "%s", device_option(ids[i]));
+}
+
+/* Refuse the stream if its n records are not of the VMM's count devices, in order. */
+static void check_device_list(const struct snapshot_reader *r, const struct virtio_state *s,
+			      __u32 n, struct virtio_mmio *const *virtio, size_t count)
+{
+	__u32 saved_ids[VIRTIO_DEVICES] = { 0 }, ids[VIRTIO_DEVICES] = { 0 }, i;
+	char saved_list[128], list[128], why[300];
+	bool same = n == count;
+
+	for (i = 0; i < n; i++)
+		saved_ids[i] = s[i].id;
+	for (i = 0; i < count; i++) {
+		ids[i] = virtio[i]->dev.id;
+		same = same && ids[i] == saved_ids[i];
+	}
+	if (same)
+		return;
+	list_devices(saved_list, sizeof(saved_list), saved_ids, n);
+	list_devices(list, sizeof(list), ids, count);
+	snprintf(why, sizeof(why), "it has%s, this VMM%s: give it the same devices", saved_list,
+		 list);
+	refuse(r, why);
+}
+
+/* The stream's virtio devices, the VMM's, each record set into a copy of its
+ * device in restored; else the stream is refused. */
+static void read_devices(struct snapshot_reader *r, struct virtio_mmio *const *virtio,
+			 size_t count, struct virtio_mmio *restored)
+{
+	struct virtio_state s[VIRTIO_DEVICES];
+	__u32 n, i;
+
+	get(r, &n, sizeof(n));
+	if (n > VIRTIO_DEVICES)
+		refuse(r, "more virtio devices than this VMM has");
+	get(r, s, n * sizeof(s[0]));
+	check_device_list(r, s, n, virtio, count);
+	for (i = 0; i < n; i++) {
+		const char *wrong;
+
+		restored[i] = *virtio[i];
+		wrong = virtio_restore(&restored[i], &s[i]);
+		if (wrong) {
+			char why[300];
+
+			snprintf(why, sizeof(why), "its %s: %s", virtio[i]->dev.name, wrong);
+			refuse(r, why);
+		}
+	}
+}
+
+/* The pages into the VM's RAM, then the devices, the state and the MSRs, all checked. */
+void read_machine(struct snapshot_reader *r, const struct vm *vm,
+		  struct virtio_mmio *const *virtio, size_t count, struct saved_machine *saved)
 {
 	__u64 page, hash, checksum;
 	__u8 more;
@@ -308,6 +400,7 @@ void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_m
 			refuse(r, "a page outside its RAM");
 		get(r, (__u8 *)vm->mem + page * PAGE, PAGE);
 	}
+	read_devices(r, virtio, count, saved->devices);
 	get(r, &saved->state, sizeof(saved->state));
 	if (saved->state.nmsrs > SNAPSHOT_MSRS_MAX)
 		refuse(r, "more MSRs than a vCPU has");
@@ -339,15 +432,36 @@ static void restore_msrs(const struct vm *vm, const struct saved_machine *saved)
 	free(msrs);
 }
 
+/* The devices, the vCPU complete: the serial port, the clock's index, the virtio
+ * devices as read_devices set them up. */
+static void restore_devices(const struct saved_machine *saved, struct serial *uart, struct pc *pc,
+			    struct virtio_mmio *const *virtio, size_t count)
+{
+	const struct machine_state *s = &saved->state;
+	size_t i;
+
+	uart->ier = s->uart.ier;
+	uart->lcr = s->uart.lcr;
+	uart->mcr = s->uart.mcr;
+	uart->scr = s->uart.scr;
+	uart->dll = s->uart.dll;
+	uart->dlm = s->uart.dlm;
+	uart->thr_empty = s->uart.thr_empty;
+	uart->line = s->uart.line;
+	pc->rtc.index = s->rtc_index;
+	for (i = 0; i < count; i++)
+		*virtio[i] = saved->devices[i];
+}
+
 void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
-		     struct pc *pc)
+		     struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
 {
 	struct saved_machine *saved = malloc(sizeof(*saved));
 	struct machine_state *s = &saved->state;
 
 	if (!saved)
 		err(1, "malloc");
-	read_machine(r, vm, saved);
+	read_machine(r, vm, virtio, count, saved);
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
@@ -360,19 +474,11 @@ void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct seri
 	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
 	restore_msrs(vm, saved);
 	state_ioctl(vm->vcpu, KVM_SET_DEBUGREGS, &s->debugregs, "KVM_SET_DEBUGREGS");
+	restore_devices(saved, uart, pc, virtio, count);
 	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
 	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
 	s->clock.flags = 0;	/* the time it holds, not a host's realtime with it */
 	state_ioctl(vm->fd, KVM_SET_CLOCK, &s->clock, "KVM_SET_CLOCK");
-	uart->ier = s->uart.ier;
-	uart->lcr = s->uart.lcr;
-	uart->mcr = s->uart.mcr;
-	uart->scr = s->uart.scr;
-	uart->dll = s->uart.dll;
-	uart->dlm = s->uart.dlm;
-	uart->thr_empty = s->uart.thr_empty;
-	uart->line = s->uart.line;
-	pc->rtc.index = s->rtc_index;
 	close(r->fd);
 	free(saved);
 }

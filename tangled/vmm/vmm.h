@@ -97,7 +97,7 @@ void pause_vcpu(void *arg);
 #define FNV_OFFSET	0xcbf29ce484222325ULL	/* the checksum of nothing */
 
 #define SNAPSHOT_MAGIC		"kvmbook"	/* and its NUL: 8 bytes */
-#define SNAPSHOT_VERSION	1
+#define SNAPSHOT_VERSION	2	/* 2: the virtio devices' records */
 #define PAGES_END		(~0ULL)	/* the page number after the last page */
 #define SNAPSHOT_MSRS_MAX	1024	/* far more than KVM has */
 
@@ -132,6 +132,7 @@ struct machine_state {
 
 /* What a restore reads, and checks, before it sets anything. */
 struct saved_machine {
+	struct virtio_mmio devices[VIRTIO_DEVICES];	/* the VMM's, as the stream has them */
 	struct machine_state state;
 	struct kvm_msr_entry msrs[SNAPSHOT_MSRS_MAX];
 };
@@ -149,15 +150,16 @@ struct snapshot_writer *start_snapshot(int fd, const char *name, const char *pat
 void put_page(struct snapshot_writer *w, const struct vm *vm, __u64 page);
 unsigned long put_ram(struct snapshot_writer *w, const struct vm *vm);
 void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struct serial *uart,
-		     const struct pc *pc);
+		     const struct pc *pc, struct virtio_mmio *const *virtio, size_t count);
 void save_machine(const struct vm *vm, const struct serial *uart, const struct pc *pc,
-		  const char *path);
+		  struct virtio_mmio *const *virtio, size_t count, const char *path);
 __u64 fnv1a(__u64 hash, const void *data, size_t len);
 void open_snapshot(struct snapshot_reader *r, int fd, const char *name, size_t ram_max);
 void read_snapshot(struct snapshot_reader *r, const char *path, size_t ram_max);
-void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_machine *saved);
+void read_machine(struct snapshot_reader *r, const struct vm *vm,
+		  struct virtio_mmio *const *virtio, size_t count, struct saved_machine *saved);
 void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
-		     struct pc *pc);
+		     struct pc *pc, struct virtio_mmio *const *virtio, size_t count);
 /* migrate.c */
 #define ROUNDS_MAX	16	/* live rounds at most: then the guest stops whatever it writes */
 
@@ -166,6 +168,7 @@ struct migration {
 	struct pause *pause;
 	struct snapshot_writer *w;
 	__u64 *bitmap;			/* KVM_GET_DIRTY_LOG's: a bit a page */
+	__u64 *written;			/* the devices' writes, logged by virtq.c: the same */
 	pthread_t thread;
 	unsigned int rounds;
 	unsigned long pages[ROUNDS_MAX + 1];	/* sent in each round; the last, stopped */
@@ -175,7 +178,8 @@ struct migration {
 void prepare_migration(struct migration *mg, const struct vm *vm, struct pause *pause,
 		       const char *to);
 void start_migration(void *arg);
-void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc);
+void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc,
+		      struct virtio_mmio *const *virtio, size_t count);
 int accept_one(const char *at, const char *who, unsigned int life);
 void receive_machine(struct snapshot_reader *r, const char *at, unsigned int life,
 		     size_t ram_max);
