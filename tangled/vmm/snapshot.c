@@ -3,6 +3,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 #include "vmm.h"
 
+#define SNAPSHOT_VERSION	1	/* the layout this VMM writes, and the only one it reads */
 #define FNV_PRIME	0x100000001b3ULL
 
 __u64 fnv1a(__u64 hash, const void *data, size_t len)
@@ -139,6 +141,14 @@ static void save_state(const struct vm *vm, const struct serial *uart, const str
 	s->rtc_index = pc->rtc.index;
 }
 
+/* What the stream is, and the RAM the machine that goes on from it needs. */
+static struct snapshot_header stream_header(const struct vm *vm)
+{
+	return (struct snapshot_header) {
+		.magic = SNAPSHOT_MAGIC, .version = SNAPSHOT_VERSION, .ram_size = vm->mem_size,
+	};
+}
+
 struct snapshot_writer {
 	FILE *file;
 	const char *name;	/* for messages */
@@ -159,9 +169,7 @@ static void put(struct snapshot_writer *w, const void *data, size_t len)
 struct snapshot_writer *start_snapshot(int fd, const char *name, const char *path,
 				       const struct vm *vm)
 {
-	struct snapshot_header h = {
-		.magic = SNAPSHOT_MAGIC, .version = SNAPSHOT_VERSION, .ram_size = vm->mem_size,
-	};
+	struct snapshot_header h = stream_header(vm);
 	struct snapshot_writer *w = malloc(sizeof(*w));
 
 	if (!w)
@@ -250,9 +258,17 @@ void save_machine(const struct vm *vm, const struct serial *uart, const struct p
 	finish_snapshot(w, vm, uart, pc);
 }
 
-static void refuse(const struct snapshot_reader *r, const char *why)
+/* The stream is not one to go on from: say why (a printf format) and stop. */
+__attribute__((format(printf, 2, 3)))
+static void refuse(const struct snapshot_reader *r, const char *why, ...)
 {
-	errx(1, "%s: not a machine this VMM can restore: %s", r->name, why);
+	char reason[128];
+	va_list args;
+
+	va_start(args, why);
+	vsnprintf(reason, sizeof(reason), why, args);
+	va_end(args);
+	errx(1, "%s: not a machine this VMM can restore: %s", r->name, reason);
 }
 
 /* Exactly len bytes, or the stream is refused as cut short. */
@@ -279,7 +295,8 @@ void open_snapshot(struct snapshot_reader *r, int fd, const char *name, size_t r
 	if (memcmp(r->header.magic, SNAPSHOT_MAGIC, sizeof(r->header.magic)))
 		refuse(r, "no kvmbook header");
 	if (r->header.version != SNAPSHOT_VERSION)
-		refuse(r, "another version of the format");
+		refuse(r, "its stream is version %u, and this VMM reads version %d",
+		       r->header.version, SNAPSHOT_VERSION);
 	if (!r->header.ram_size || r->header.ram_size % PAGE || r->header.ram_size > ram_max)
 		refuse(r, "a size of RAM this VMM cannot give");
 }
@@ -339,15 +356,12 @@ static void restore_msrs(const struct vm *vm, const struct saved_machine *saved)
 	free(msrs);
 }
 
-void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
-		     struct pc *pc)
+/* The chips, the vCPU and the devices, in the order above. */
+static void set_state(const struct vm *vm, struct saved_machine *saved, struct serial *uart,
+		      struct pc *pc)
 {
-	struct saved_machine *saved = malloc(sizeof(*saved));
 	struct machine_state *s = &saved->state;
 
-	if (!saved)
-		err(1, "malloc");
-	read_machine(r, vm, saved);
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
@@ -373,6 +387,17 @@ void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct seri
 	uart->thr_empty = s->uart.thr_empty;
 	uart->line = s->uart.line;
 	pc->rtc.index = s->rtc_index;
+}
+
+void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
+		     struct pc *pc)
+{
+	struct saved_machine *saved = malloc(sizeof(*saved));
+
+	if (!saved)
+		err(1, "malloc");
+	read_machine(r, vm, saved);
+	set_state(vm, saved, uart, pc);
 	close(r->fd);
 	free(saved);
 }
