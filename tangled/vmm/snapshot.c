@@ -3,6 +3,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <linux/virtio_ids.h>
 #include "vmm.h"
 
+#define SNAPSHOT_VERSION	2	/* the layout this VMM writes, and the only one it reads */
 #define FNV_PRIME	0x100000001b3ULL
 
 __u64 fnv1a(__u64 hash, const void *data, size_t len)
@@ -140,6 +142,14 @@ static void save_state(const struct vm *vm, const struct serial *uart, const str
 	s->rtc_index = pc->rtc.index;
 }
 
+/* What the stream is, and the RAM the machine that goes on from it needs. */
+static struct snapshot_header stream_header(const struct vm *vm)
+{
+	return (struct snapshot_header) {
+		.magic = SNAPSHOT_MAGIC, .version = SNAPSHOT_VERSION, .ram_size = vm->mem_size,
+	};
+}
+
 struct snapshot_writer {
 	FILE *file;
 	const char *name;	/* for messages */
@@ -160,9 +170,7 @@ static void put(struct snapshot_writer *w, const void *data, size_t len)
 struct snapshot_writer *start_snapshot(int fd, const char *name, const char *path,
 				       const struct vm *vm)
 {
-	struct snapshot_header h = {
-		.magic = SNAPSHOT_MAGIC, .version = SNAPSHOT_VERSION, .ram_size = vm->mem_size,
-	};
+	struct snapshot_header h = stream_header(vm);
 	struct snapshot_writer *w = malloc(sizeof(*w));
 
 	if (!w)
@@ -265,9 +273,17 @@ void save_machine(const struct vm *vm, const struct serial *uart, const struct p
 	finish_snapshot(w, vm, uart, pc, virtio, count);
 }
 
-static void refuse(const struct snapshot_reader *r, const char *why)
+/* The stream is not one to go on from: say why (a printf format) and stop. */
+__attribute__((format(printf, 2, 3)))
+static void refuse(const struct snapshot_reader *r, const char *why, ...)
 {
-	errx(1, "%s: not a machine this VMM can restore: %s", r->name, why);
+	char reason[256];
+	va_list args;
+
+	va_start(args, why);
+	vsnprintf(reason, sizeof(reason), why, args);
+	va_end(args);
+	errx(1, "%s: not a machine this VMM can restore: %s", r->name, reason);
 }
 
 /* Exactly len bytes, or the stream is refused as cut short. */
@@ -294,7 +310,8 @@ void open_snapshot(struct snapshot_reader *r, int fd, const char *name, size_t r
 	if (memcmp(r->header.magic, SNAPSHOT_MAGIC, sizeof(r->header.magic)))
 		refuse(r, "no kvmbook header");
 	if (r->header.version != SNAPSHOT_VERSION)
-		refuse(r, "another version of the format");
+		refuse(r, "its stream is version %u, and this VMM reads version %d",
+		       r->header.version, SNAPSHOT_VERSION);
 	if (!r->header.ram_size || r->header.ram_size % PAGE || r->header.ram_size > ram_max)
 		refuse(r, "a size of RAM this VMM cannot give");
 }
@@ -340,7 +357,7 @@ static void check_device_list(const struct snapshot_reader *r, const struct virt
 			      __u32 n, struct virtio_mmio *const *virtio, size_t count)
 {
 	__u32 saved_ids[VIRTIO_DEVICES] = { 0 }, ids[VIRTIO_DEVICES] = { 0 }, i;
-	char saved_list[128], list[128], why[300];
+	char saved_list[128], list[128];
 	bool same = n == count;
 
 	for (i = 0; i < n; i++)
@@ -353,9 +370,7 @@ static void check_device_list(const struct snapshot_reader *r, const struct virt
 		return;
 	list_devices(saved_list, sizeof(saved_list), saved_ids, n);
 	list_devices(list, sizeof(list), ids, count);
-	snprintf(why, sizeof(why), "it has%s, this VMM%s: give it the same devices", saved_list,
-		 list);
-	refuse(r, why);
+	refuse(r, "it has%s, this VMM%s: give it the same devices", saved_list, list);
 }
 
 /* The stream's virtio devices, the VMM's, each record set into a copy of its
@@ -376,12 +391,8 @@ static void read_devices(struct snapshot_reader *r, struct virtio_mmio *const *v
 
 		restored[i] = *virtio[i];
 		wrong = virtio_restore(&restored[i], &s[i]);
-		if (wrong) {
-			char why[300];
-
-			snprintf(why, sizeof(why), "its %s: %s", virtio[i]->dev.name, wrong);
-			refuse(r, why);
-		}
+		if (wrong)
+			refuse(r, "its %s: %s", virtio[i]->dev.name, wrong);
 	}
 }
 
@@ -453,15 +464,12 @@ static void restore_devices(const struct saved_machine *saved, struct serial *ua
 		*virtio[i] = saved->devices[i];
 }
 
-void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
-		     struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
+/* The chips, the vCPU and the devices, in the order above. */
+static void set_state(const struct vm *vm, struct saved_machine *saved, struct serial *uart,
+		      struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
 {
-	struct saved_machine *saved = malloc(sizeof(*saved));
 	struct machine_state *s = &saved->state;
 
-	if (!saved)
-		err(1, "malloc");
-	read_machine(r, vm, virtio, count, saved);
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
@@ -479,6 +487,17 @@ void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct seri
 	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
 	s->clock.flags = 0;	/* the time it holds, not a host's realtime with it */
 	state_ioctl(vm->fd, KVM_SET_CLOCK, &s->clock, "KVM_SET_CLOCK");
+}
+
+void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
+		     struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
+{
+	struct saved_machine *saved = malloc(sizeof(*saved));
+
+	if (!saved)
+		err(1, "malloc");
+	read_machine(r, vm, virtio, count, saved);
+	set_state(vm, saved, uart, pc, virtio, count);
 	close(r->fd);
 	free(saved);
 }

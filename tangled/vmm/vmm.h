@@ -97,14 +97,13 @@ void pause_vcpu(void *arg);
 #define FNV_OFFSET	0xcbf29ce484222325ULL	/* the checksum of nothing */
 
 #define SNAPSHOT_MAGIC		"kvmbook"	/* and its NUL: 8 bytes */
-#define SNAPSHOT_VERSION	2	/* 2: the virtio devices' records */
 #define PAGES_END		(~0ULL)	/* the page number after the last page */
 #define SNAPSHOT_MSRS_MAX	1024	/* far more than KVM has */
 
 struct snapshot_header {
 	char magic[8];
 	__u32 version;
-	__u32 reserved;
+	__u32 reserved;		/* zero: room for a later version */
 	__u64 ram_size;		/* bytes: the machine that goes on gets as much */
 };
 

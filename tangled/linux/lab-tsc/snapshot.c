@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* snapshot.c: the book's stream, version 3, which carries the TSC's rate. */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/virtio_ids.h>
+#include "vmm.h"
+
+#define SNAPSHOT_VERSION	3	/* version 2's, with the TSC's rate in the header */
+#define FNV_PRIME	0x100000001b3ULL
+
+__u64 fnv1a(__u64 hash, const void *data, size_t len)
+{
+	const __u8 *byte = data;
+
+	while (len--)
+		hash = (hash ^ *byte++) * FNV_PRIME;
+	return hash;
+}
+
+#define MSR_MTRR_CAP		0xfe	/* bits 7:0: the variable ranges */
+#define MSR_MTRR_BASE		0x200	/* then mask, a pair for each range */
+#define MSR_MTRR_DEF_TYPE	0x2ff
+
+static const __u32 mtrr_fixed[] = {
+	0x250, 0x258, 0x259, 0x268, 0x269, 0x26a, 0x26b, 0x26c, 0x26d, 0x26e, 0x26f,
+};
+
+/* One MSR's value, or false if KVM will not read it for this vCPU. */
+static bool read_msr(int vcpu, __u32 index, __u64 *value)
+{
+	struct kvm_msrs *one = calloc(1, sizeof(*one) + sizeof(one->entries[0]));
+	int n;
+
+	if (!one)
+		err(1, "calloc");
+	one->nmsrs = 1;
+	one->entries[0].index = index;
+	n = ioctl(vcpu, KVM_GET_MSRS, one);
+	if (n == -1)
+		err(1, "KVM_GET_MSRS");
+	*value = one->entries[0].data;
+	free(one);
+	return n == 1;
+}
+
+/* KVM's list of the MSRs to save, and the MTRRs it leaves out. */
+static __u32 *msrs_to_save(int kvm, int vcpu, __u32 *count)
+{
+	struct kvm_msr_list probe = { .nmsrs = 0 }, *list;
+	__u64 cap = 0;
+	__u32 *index, n, i;
+
+	if (ioctl(kvm, KVM_GET_MSR_INDEX_LIST, &probe) == 0 || errno != E2BIG)
+		err(1, "KVM_GET_MSR_INDEX_LIST");
+	read_msr(vcpu, MSR_MTRR_CAP, &cap);
+	n = probe.nmsrs + ARRAY_SIZE(mtrr_fixed) + 1 + 2 * (cap & 0xff);
+	list = malloc(sizeof(*list) + n * sizeof(list->indices[0]));
+	if (!list)
+		err(1, "malloc");
+	list->nmsrs = probe.nmsrs;
+	if (ioctl(kvm, KVM_GET_MSR_INDEX_LIST, list) == -1)
+		err(1, "KVM_GET_MSR_INDEX_LIST");
+	index = list->indices;
+	n = list->nmsrs;
+	for (i = 0; i < ARRAY_SIZE(mtrr_fixed); i++)
+		index[n++] = mtrr_fixed[i];
+	for (i = 0; i < 2 * (cap & 0xff); i++)
+		index[n++] = MSR_MTRR_BASE + i;
+	index[n++] = MSR_MTRR_DEF_TYPE;
+	memmove(list, index, n * sizeof(*index));
+	*count = n;
+	return (__u32 *)list;
+}
+
+/* The value of each MSR KVM reads for this vCPU; their number in *count. */
+static struct kvm_msr_entry *save_msrs(const struct vm *vm, __u32 *count)
+{
+	__u32 n, i, *index = msrs_to_save(vm->kvm, vm->vcpu, &n);
+	struct kvm_msr_entry *msrs = calloc(n, sizeof(*msrs));
+
+	if (!msrs)
+		err(1, "calloc");
+	*count = 0;
+	for (i = 0; i < n; i++)
+		if (read_msr(vm->vcpu, index[i], &msrs[*count].data))
+			msrs[(*count)++].index = index[i];
+	free(index);
+	return msrs;
+}
+
+static void state_ioctl(int fd, unsigned long request, void *arg, const char *name)
+{
+	if (ioctl(fd, request, arg) == -1)
+		err(1, "%s", name);
+}
+
+/* KVM_GET_XSAVE or KVM_SET_XSAVE, on a struct kvm_xsave of KVM's size around region. */
+static void move_xsave(int vcpu, unsigned long request, __u32 *region, const char *name)
+{
+	struct kvm_xsave *xsave = calloc(1, sizeof(*xsave));
+
+	_Static_assert(sizeof(xsave->region) == sizeof(((struct machine_state *)0)->xsave),
+		       "the XSAVE area's size");
+	if (!xsave)
+		err(1, "calloc");
+	memcpy(xsave->region, region, sizeof(xsave->region));
+	state_ioctl(vcpu, request, xsave, name);
+	memcpy(region, xsave->region, sizeof(xsave->region));
+	free(xsave);
+}
+
+static void save_state(const struct vm *vm, const struct serial *uart, const struct pc *pc,
+		       struct machine_state *s)
+{
+	state_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
+	state_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
+	move_xsave(vm->vcpu, KVM_GET_XSAVE, s->xsave, "KVM_GET_XSAVE");
+	state_ioctl(vm->vcpu, KVM_GET_XCRS, &s->xcrs, "KVM_GET_XCRS");
+	state_ioctl(vm->vcpu, KVM_GET_DEBUGREGS, &s->debugregs, "KVM_GET_DEBUGREGS");
+	state_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
+	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
+	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
+	s->pic[0].chip_id = KVM_IRQCHIP_PIC_MASTER;
+	s->pic[1].chip_id = KVM_IRQCHIP_PIC_SLAVE;
+	s->ioapic.chip_id = KVM_IRQCHIP_IOAPIC;
+	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[0], "KVM_GET_IRQCHIP master PIC");
+	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[1], "KVM_GET_IRQCHIP slave PIC");
+	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->ioapic, "KVM_GET_IRQCHIP I/O APIC");
+	state_ioctl(vm->fd, KVM_GET_PIT2, &s->pit, "KVM_GET_PIT2");
+	state_ioctl(vm->fd, KVM_GET_CLOCK, &s->clock, "KVM_GET_CLOCK");
+	s->uart = (struct uart_state) {
+		uart->ier, uart->lcr, uart->mcr, uart->scr, uart->dll, uart->dlm,
+		uart->thr_empty, uart->line,
+	};
+	s->rtc_index = pc->rtc.index;
+}
+
+/* Version 3's header: the word version 2 keeps at zero holds the TSC's rate. */
+static struct snapshot_header stream_header(const struct vm *vm)
+{
+	return (struct snapshot_header) {
+		.magic = SNAPSHOT_MAGIC, .version = SNAPSHOT_VERSION,
+		.reserved = tsc_khz(vm),	/* kHz */
+		.ram_size = vm->mem_size,
+	};
+}
+
+struct snapshot_writer {
+	FILE *file;
+	const char *name;	/* for messages */
+	const char *path;	/* a file to remove if a write fails; NULL for a socket */
+	__u64 hash;
+};
+
+static void put(struct snapshot_writer *w, const void *data, size_t len)
+{
+	if (fwrite(data, 1, len, w->file) != len) {
+		if (w->path)
+			unlink(w->path);
+		err(1, "%s", w->name);
+	}
+	w->hash = fnv1a(w->hash, data, len);
+}
+
+struct snapshot_writer *start_snapshot(int fd, const char *name, const char *path,
+				       const struct vm *vm)
+{
+	struct snapshot_header h = stream_header(vm);
+	struct snapshot_writer *w = malloc(sizeof(*w));
+
+	if (!w)
+		err(1, "malloc");
+	*w = (struct snapshot_writer) {
+		.file = fdopen(fd, "w"), .name = name, .path = path, .hash = FNV_OFFSET,
+	};
+	if (!w->file)
+		err(1, "%s", name);
+	put(w, &h, sizeof(h));
+	return w;
+}
+
+/* The page is copied first: the guest may be writing it, and the bytes sent and the
+ * bytes the checksum reads must be the same bytes. */
+void put_page(struct snapshot_writer *w, const struct vm *vm, __u64 page)
+{
+	__u8 copy[PAGE];
+
+	memcpy(copy, (const __u8 *)vm->mem + page * PAGE, PAGE);
+	put(w, &page, sizeof(page));
+	put(w, copy, PAGE);
+}
+
+static bool all_zeros(const __u8 *page)
+{
+	size_t i;
+
+	for (i = 0; i < PAGE; i++)
+		if (page[i])
+			return false;
+	return true;
+}
+
+/* Every page that is not all zeros; returns how many. */
+unsigned long put_ram(struct snapshot_writer *w, const struct vm *vm)
+{
+	unsigned long sent = 0;
+	__u64 page;
+
+	for (page = 0; page < vm->mem_size / PAGE; page++) {
+		if (!all_zeros((const __u8 *)vm->mem + page * PAGE)) {
+			put_page(w, vm, page);
+			sent++;
+		}
+	}
+	return sent;
+}
+
+static void put_devices(struct snapshot_writer *w, struct virtio_mmio *const *virtio,
+			size_t count)
+{
+	struct virtio_state s;
+	__u32 n = count, i;
+
+	put(w, &n, sizeof(n));
+	for (i = 0; i < n; i++) {
+		virtio_save(virtio[i], &s);
+		put(w, &s, sizeof(s));
+	}
+}
+
+/* The stopped machine's devices and state after the pages, and the checksum. */
+void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struct serial *uart,
+		     const struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
+{
+	struct machine_state *s = calloc(1, sizeof(*s));	/* zeros in the padding too */
+	struct kvm_msr_entry *msrs;
+	__u64 end = PAGES_END;
+
+	if (!s)
+		err(1, "calloc");
+	msrs = save_msrs(vm, &s->nmsrs);
+	save_state(vm, uart, pc, s);
+	put(w, &end, sizeof(end));
+	put_devices(w, virtio, count);
+	put(w, s, sizeof(*s));
+	put(w, msrs, s->nmsrs * sizeof(*msrs));
+	if (fwrite(&w->hash, sizeof(w->hash), 1, w->file) != 1 || fclose(w->file)) {
+		if (w->path)
+			unlink(w->path);
+		err(1, "%s", w->name);
+	}
+	free(msrs);
+	free(s);
+	free(w);
+}
+
+/* -S: the stopped machine to the file path. */
+void save_machine(const struct vm *vm, const struct serial *uart, const struct pc *pc,
+		  struct virtio_mmio *const *virtio, size_t count, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	struct snapshot_writer *w;
+
+	if (fd == -1)
+		err(1, "%s", path);
+	w = start_snapshot(fd, path, path, vm);
+	put_ram(w, vm);
+	finish_snapshot(w, vm, uart, pc, virtio, count);
+}
+
+/* The stream is not one to go on from: say why (a printf format) and stop. */
+__attribute__((format(printf, 2, 3)))
+static void refuse(const struct snapshot_reader *r, const char *why, ...)
+{
+	char reason[256];
+	va_list args;
+
+	va_start(args, why);
+	vsnprintf(reason, sizeof(reason), why, args);
+	va_end(args);
+	errx(1, "%s: not a machine this VMM can restore: %s", r->name, reason);
+}
+
+/* Exactly len bytes, or the stream is refused as cut short. */
+static void get(struct snapshot_reader *r, void *data, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(r->fd, (__u8 *)data + done, len - done);
+
+		if (n == -1)
+			err(1, "%s", r->name);
+		if (n == 0)
+			refuse(r, "truncated");
+		done += n;
+	}
+	r->hash = fnv1a(r->hash, data, len);
+}
+
+void open_snapshot(struct snapshot_reader *r, int fd, const char *name, size_t ram_max)
+{
+	*r = (struct snapshot_reader) { .fd = fd, .name = name, .hash = FNV_OFFSET };
+	get(r, &r->header, sizeof(r->header));
+	if (memcmp(r->header.magic, SNAPSHOT_MAGIC, sizeof(r->header.magic)))
+		refuse(r, "no kvmbook header");
+	if (r->header.version != SNAPSHOT_VERSION)
+		refuse(r, "its stream is version %u, and this VMM reads version %d",
+		       r->header.version, SNAPSHOT_VERSION);
+	if (!r->header.ram_size || r->header.ram_size % PAGE || r->header.ram_size > ram_max)
+		refuse(r, "a size of RAM this VMM cannot give");
+}
+
+/* -R: a snapshot in the file path. */
+void read_snapshot(struct snapshot_reader *r, const char *path, size_t ram_max)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd == -1)
+		err(1, "%s", path);
+	open_snapshot(r, fd, path, ram_max);
+}
+
+/* The option that gives the device with this id, for a message. */
+static const char *device_option(__u32 id)
+{
+	switch (id) {
+	case VIRTIO_ID_CONSOLE:
+		return " -v";
+	case VIRTIO_ID_BLOCK:
+		return " -d IMAGE";
+	case VIRTIO_ID_NET:
+		return " -n TAP";
+	default:
+		return " (a device this VMM does not have)";
+	}
+}
+
+/* The options of the n devices with these ids, into list. */
+static void list_devices(char *list, size_t size, const __u32 *ids, __u32 n)
+{
+	size_t used = 0;
+	__u32 i;
+
+	snprintf(list, size, "%s", n ? "" : " no virtio device");
+	for (i = 0; i < n && used < size; i++)
+		used += snprintf(list + used, size - used, "%s", device_option(ids[i]));
+}
+
+/* Refuse the stream if its n records are not of the VMM's count devices, in order. */
+static void check_device_list(const struct snapshot_reader *r, const struct virtio_state *s,
+			      __u32 n, struct virtio_mmio *const *virtio, size_t count)
+{
+	__u32 saved_ids[VIRTIO_DEVICES] = { 0 }, ids[VIRTIO_DEVICES] = { 0 }, i;
+	char saved_list[128], list[128];
+	bool same = n == count;
+
+	for (i = 0; i < n; i++)
+		saved_ids[i] = s[i].id;
+	for (i = 0; i < count; i++) {
+		ids[i] = virtio[i]->dev.id;
+		same = same && ids[i] == saved_ids[i];
+	}
+	if (same)
+		return;
+	list_devices(saved_list, sizeof(saved_list), saved_ids, n);
+	list_devices(list, sizeof(list), ids, count);
+	refuse(r, "it has%s, this VMM%s: give it the same devices", saved_list, list);
+}
+
+/* The stream's virtio devices, the VMM's, each record set into a copy of its
+ * device in restored; else the stream is refused. */
+static void read_devices(struct snapshot_reader *r, struct virtio_mmio *const *virtio,
+			 size_t count, struct virtio_mmio *restored)
+{
+	struct virtio_state s[VIRTIO_DEVICES];
+	__u32 n, i;
+
+	get(r, &n, sizeof(n));
+	if (n > VIRTIO_DEVICES)
+		refuse(r, "more virtio devices than this VMM has");
+	get(r, s, n * sizeof(s[0]));
+	check_device_list(r, s, n, virtio, count);
+	for (i = 0; i < n; i++) {
+		const char *wrong;
+
+		restored[i] = *virtio[i];
+		wrong = virtio_restore(&restored[i], &s[i]);
+		if (wrong)
+			refuse(r, "its %s: %s", virtio[i]->dev.name, wrong);
+	}
+}
+
+/* The pages into the VM's RAM, then the devices, the state and the MSRs, all checked. */
+void read_machine(struct snapshot_reader *r, const struct vm *vm,
+		  struct virtio_mmio *const *virtio, size_t count, struct saved_machine *saved)
+{
+	__u64 page, hash, checksum;
+	__u8 more;
+
+	for (;;) {
+		get(r, &page, sizeof(page));
+		if (page == PAGES_END)
+			break;
+		if (page >= vm->mem_size / PAGE)
+			refuse(r, "a page outside its RAM");
+		get(r, (__u8 *)vm->mem + page * PAGE, PAGE);
+	}
+	read_devices(r, virtio, count, saved->devices);
+	get(r, &saved->state, sizeof(saved->state));
+	if (saved->state.nmsrs > SNAPSHOT_MSRS_MAX)
+		refuse(r, "more MSRs than a vCPU has");
+	get(r, saved->msrs, saved->state.nmsrs * sizeof(saved->msrs[0]));
+	hash = r->hash;
+	get(r, &checksum, sizeof(checksum));
+	if (checksum != hash)
+		refuse(r, "its checksum does not match: it was altered");
+	if (read(r->fd, &more, 1) != 0)
+		refuse(r, "bytes after its end");
+}
+
+static void restore_msrs(const struct vm *vm, const struct saved_machine *saved)
+{
+	__u32 n = saved->state.nmsrs;
+	struct kvm_msrs *msrs = malloc(sizeof(*msrs) + n * sizeof(msrs->entries[0]));
+	int set;
+
+	if (!msrs)
+		err(1, "malloc");
+	msrs->nmsrs = n;
+	memcpy(msrs->entries, saved->msrs, n * sizeof(msrs->entries[0]));
+	set = ioctl(vm->vcpu, KVM_SET_MSRS, msrs);
+	if (set == -1)
+		err(1, "KVM_SET_MSRS");
+	if ((__u32)set != n)
+		errx(1, "KVM_SET_MSRS: MSR %#x refused, %d of %u set", msrs->entries[set].index,
+		     set, n);
+	free(msrs);
+}
+
+/* The devices, the vCPU complete: the serial port, the clock's index, the virtio
+ * devices as read_devices set them up. */
+static void restore_devices(const struct saved_machine *saved, struct serial *uart, struct pc *pc,
+			    struct virtio_mmio *const *virtio, size_t count)
+{
+	const struct machine_state *s = &saved->state;
+	size_t i;
+
+	uart->ier = s->uart.ier;
+	uart->lcr = s->uart.lcr;
+	uart->mcr = s->uart.mcr;
+	uart->scr = s->uart.scr;
+	uart->dll = s->uart.dll;
+	uart->dlm = s->uart.dlm;
+	uart->thr_empty = s->uart.thr_empty;
+	uart->line = s->uart.line;
+	pc->rtc.index = s->rtc_index;
+	for (i = 0; i < count; i++)
+		*virtio[i] = saved->devices[i];
+}
+
+/* The chips, the vCPU and the devices, in the order above. */
+static void set_state(const struct vm *vm, struct saved_machine *saved, struct serial *uart,
+		      struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
+{
+	struct machine_state *s = &saved->state;
+
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
+	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
+	state_ioctl(vm->fd, KVM_SET_PIT2, &s->pit, "KVM_SET_PIT2");
+	state_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
+	state_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
+	move_xsave(vm->vcpu, KVM_SET_XSAVE, s->xsave, "KVM_SET_XSAVE");
+	if (s->xcrs.nr_xcrs)
+		state_ioctl(vm->vcpu, KVM_SET_XCRS, &s->xcrs, "KVM_SET_XCRS");
+	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
+	restore_msrs(vm, saved);
+	state_ioctl(vm->vcpu, KVM_SET_DEBUGREGS, &s->debugregs, "KVM_SET_DEBUGREGS");
+	restore_devices(saved, uart, pc, virtio, count);
+	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
+	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
+	s->clock.flags = 0;	/* the time it holds, not a host's realtime with it */
+	state_ioctl(vm->fd, KVM_SET_CLOCK, &s->clock, "KVM_SET_CLOCK");
+}
+
+static void set_tsc_rate(const struct snapshot_reader *r, const struct vm *vm)
+{
+	__u32 khz = r->header.reserved;	/* version 3: the TSC's rate */
+	unsigned long host = tsc_khz(vm);	/* now: a refused rate is left in its place */
+
+	if (!khz)
+		refuse(r, "its header gives the TSC no rate");
+	if (ioctl(vm->vcpu, KVM_SET_TSC_KHZ, (unsigned long)khz) == -1)
+		errx(1, "%s: KVM_SET_TSC_KHZ: KVM cannot give the vCPU's TSC the %u kHz it ran at "
+		     "(%s); this host's runs at %lu kHz", r->name, khz, strerror(errno), host);
+}
+
+/* The rate first, then the rest of the checked state. */
+void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
+		     struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
+{
+	struct saved_machine *saved = malloc(sizeof(*saved));
+
+	if (!saved)
+		err(1, "malloc");
+	read_machine(r, vm, virtio, count, saved);
+	set_tsc_rate(r, vm);
+	set_state(vm, saved, uart, pc, virtio, count);
+	close(r->fd);
+	free(saved);
+}
+
