@@ -213,6 +213,7 @@ struct smp_machine {
 
 void lock(pthread_mutex_t *mutex);
 void unlock(pthread_mutex_t *mutex);
+int create_vcpu_with_id(int vmfd, int id);
 void add_vcpus(struct smp_machine *sm);
 void set_entry(int vcpufd, __u64 rip, __u64 rbx);
 void install_kick(void);

@@ -49,7 +49,7 @@ void unlock(pthread_mutex_t *mutex)
 		err(1, "pthread_mutex_unlock");
 }
 
-static int create_vcpu_with_id(int vmfd, int id)
+int create_vcpu_with_id(int vmfd, int id)
 {
 	int fd = ioctl(vmfd, KVM_CREATE_VCPU, (unsigned long)id);
 

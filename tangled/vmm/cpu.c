@@ -58,6 +58,17 @@ void pause_vcpu(void *arg)
 		err(1, "pthread_kill");
 }
 
+/* Whether a vCPU's exit has ended the machine. */
+static bool machine_done(struct machine *m, pthread_mutex_t *mutex)
+{
+	bool done;
+
+	lock(mutex);
+	done = m->done;
+	unlock(mutex);
+	return done;
+}
+
 /* Run until the guest resets the machine (false) or the VMM pauses it (true). */
 bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause,
 	    struct gdb_stub *stub)
@@ -72,6 +83,11 @@ bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct
 	}
 	do {
 		if (ioctl(m->vm.vcpu, KVM_RUN, 0) == -1) {
+			if (errno == EINTR && machine_done(m, mutex)) {
+				if (life)
+					stop_timer();
+				return false;
+			}
 			if (errno == EINTR && __atomic_load_n(&pause->requested, __ATOMIC_SEQ_CST)) {
 				if (life)
 					stop_timer();
@@ -93,5 +109,90 @@ bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct
 	if (life)
 		stop_timer();
 	return false;
+}
+
+/* Make cpuid vCPU id's own: its APIC id in every leaf that gives it. */
+static void number_cpu(struct kvm_cpuid2 *cpuid, int id)
+{
+	__u32 i;
+
+	for (i = 0; i < cpuid->nent; i++) {
+		struct kvm_cpuid_entry2 *e = &cpuid->entries[i];
+
+		if (e->function == 1)
+			e->ebx = (e->ebx & 0x00ffffff) | (__u32)id << 24;
+		else if (e->function == 0xb || e->function == 0x1f)
+			e->edx = id;
+		else if (e->function == 0x8000001e)
+			e->eax = id;
+	}
+}
+
+/* vCPUs 1 to count - 1 beside vm's vCPU 0, each with CPUID numbered as its local APIC. */
+void create_aps(struct aps *aps, const struct vm *vm, int count)
+{
+	struct kvm_cpuid2 *cpuid = get_supported_cpuid(vm->kvm);
+	int i;
+
+	hide_virtualization(cpuid);
+	aps->count = count - 1;
+	for (i = 0; i < count; i++) {
+		int fd = i ? create_vcpu_with_id(vm->fd, i) : vm->vcpu;
+
+		number_cpu(cpuid, i);
+		set_cpuid(fd, cpuid);
+		if (i)
+			aps->ap[i - 1] = (struct ap) {
+				.aps = aps, .id = i, .fd = fd, .run = map_run(vm->kvm, fd),
+			};
+	}
+	free(cpuid);
+}
+
+static void *run_ap(void *arg)
+{
+	struct ap *ap = arg;
+	struct aps *aps = ap->aps;
+	bool done;
+
+	do {
+		if (ioctl(ap->fd, KVM_RUN, 0) == -1) {
+			if (errno == EAGAIN)	/* its wait for INIT and SIPI ended */
+				continue;
+			err(1, "KVM_RUN on vCPU %d", ap->id);
+		}
+		lock(aps->mutex);
+		aps->m->exits++;
+		done = dispatch_exit(aps->m, ap->run);
+		if (done)
+			aps->m->done = true;
+		unlock(aps->mutex);
+	} while (!done);
+	pause_vcpu(aps->pause);
+	return NULL;
+}
+
+/* Start each application processor's thread, every signal blocked in it. */
+void start_aps(struct aps *aps, struct machine *m, pthread_mutex_t *mutex, struct pause *pause)
+{
+	sigset_t all, old;
+	pthread_t thread;
+	int i;
+
+	aps->m = m;
+	aps->mutex = mutex;
+	aps->pause = pause;
+	sigfillset(&all);
+	errno = pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (errno)
+		err(1, "pthread_sigmask");
+	for (i = 0; i < aps->count; i++) {
+		errno = pthread_create(&thread, NULL, run_ap, &aps->ap[i]);
+		if (errno)
+			err(1, "pthread_create");
+	}
+	errno = pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (errno)
+		err(1, "pthread_sigmask");
 }
 

@@ -34,13 +34,14 @@ struct options {
 	const char *restore;	/* -R: the file of a machine to go on from, not a boot */
 	const char *incoming;	/* -I: where to receive the machine to go on from */
 	const char *gdb;	/* -g: where to wait for gdb */
+	int cpus;		/* -c: processors */
 	const char *kernel, *initrd, *cmdline;
 };
 
 static void usage(void)
 {
-	errx(2, "usage: vmm [-d IMAGE [-r]] [-g ADDRESS:PORT] [-i | -p PROMPT] [-l SECONDS] "
-	     "[-m MIB] [-n TAP] [-S FILE | -M ADDRESS:PORT] [-t] [-v] [-w DEVICE] [-x] "
+	errx(2, "usage: vmm [-c CPUS] [-d IMAGE [-r]] [-g ADDRESS:PORT] [-i | -p PROMPT] "
+	     "[-l SECONDS] [-m MIB] [-n TAP] [-S FILE | -M ADDRESS:PORT] [-t] [-v] [-w DEVICE] [-x] "
 	     "BZIMAGE INITRD CMDLINE\n"
 	     "       vmm -R FILE | -I ADDRESS:PORT [options but -m]");
 }
@@ -62,9 +63,12 @@ static void parse_options(struct options *o, int argc, char **argv)
 {
 	int opt;
 
-	*o = (struct options) { .ram = (size_t)RAM_DEFAULT << 20 };
-	while ((opt = getopt(argc, argv, "d:g:I:il:M:m:n:p:rR:S:tvw:x")) != -1) {
+	*o = (struct options) { .ram = (size_t)RAM_DEFAULT << 20, .cpus = 1 };
+	while ((opt = getopt(argc, argv, "c:d:g:I:il:M:m:n:p:rR:S:tvw:x")) != -1) {
 		switch (opt) {
+		case 'c':
+			o->cpus = number(opt, optarg, MAX_VCPUS);
+			break;
 		case 'd':
 			o->disk = optarg;
 			break;
@@ -129,6 +133,8 @@ static void parse_options(struct options *o, int argc, char **argv)
 		usage();
 	if (o->gdb && (o->save || o->migrate))
 		errx(2, "-g takes no -S or -M: their pause and a stop for gdb would meet");
+	if (o->cpus > 1 && (o->save || o->migrate || o->restore || o->incoming || o->gdb))
+		errx(2, "-c %d: saving, moving and gdb handle one vCPU", o->cpus);
 	if (o->restore || o->incoming)
 		return;
 	o->kernel = argv[optind];
@@ -198,6 +204,7 @@ int main(int argc, char **argv)
 	struct pause pause;
 	struct migration migration;
 	struct gdb_stub stub;
+	struct aps aps;
 	size_t count, in_memory = 0, i;
 	bool paused;
 
@@ -241,6 +248,10 @@ int main(int argc, char **argv)
 		make_cmdline(cmdline, o.cmdline, tsc_khz(&m.vm), virtio, in_memory);
 		start_linux(&m.vm, load_linux(&m.vm, o.kernel, o.initrd, cmdline));
 	}
+	if (o.cpus > 1) {
+		create_aps(&aps, &m.vm, o.cpus);
+		write_mp_table(&m.vm, o.cpus);
+	}
 	if (o.gdb)
 		wait_for_gdb(&stub, &m.vm, o.gdb, o.life);
 	start_console(&input, o.virtio ? &console.io : &uart.io, &mutex, o.typed, o.prompt);
@@ -265,6 +276,8 @@ int main(int argc, char **argv)
 			resume_at_prompt(&input);
 		unlock(&mutex);
 	}
+	if (o.cpus > 1)
+		start_aps(&aps, &m, &mutex, &pause);
 	paused = run_pc(&m, &mutex, o.life, &pause, o.gdb ? &stub : NULL);
 	lock(&mutex);	/* the devices' threads stay where they are */
 	if (paused && o.save) {

@@ -83,6 +83,30 @@ void resume_at_prompt(struct console_input *in);
 #define VIRTIO_DISK_IRQ		10		/* and its interrupt line */
 #define VIRTIO_NET_BASE		0xd0002000	/* the network card's window */
 #define VIRTIO_NET_IRQ		11		/* and its interrupt line */
+/* mptable.c */
+void write_mp_table(const struct vm *vm, int count);
+/* cpu.c: the application processors, vCPUs 1 and on, and their threads */
+#define MAX_VCPUS	4	/* the nested kernel's CONFIG_NR_CPUS */
+
+struct aps;
+
+struct ap {
+	struct aps *aps;
+	int id;
+	int fd;
+	struct kvm_run *run;
+};
+
+struct aps {
+	struct machine *m;
+	pthread_mutex_t *mutex;		/* the machine's: held while an exit is handled */
+	struct pause *pause;		/* vCPU 0's: made to leave KVM_RUN when one ends it */
+	int count;
+	struct ap ap[MAX_VCPUS - 1];
+};
+
+void create_aps(struct aps *aps, const struct vm *vm, int count);
+void start_aps(struct aps *aps, struct machine *m, pthread_mutex_t *mutex, struct pause *pause);
 /* cpu.c: a request to the vCPU's thread to leave KVM_RUN and stay out */
 struct pause {
 	struct kvm_run *run;
