@@ -73,8 +73,9 @@ check-book: weave		## The HTML in Chromium, the PDFs' text, the EPUB by EPUBChec
 	@$(REUSE) check-pdf tools/check-pdf $(BUILD)/book
 	@$(REUSE) check-epub tools/check-epub $(BUILD)/book
 
-check-fuzz:			## The device models survive a fixed number of fuzzed inputs each
+check-fuzz:			## The device models survive fuzzed inputs; their threads race on nothing
 	@$(REUSE) $@ tools/check-fuzz
+	@$(REUSE) check-threads tools/check-threads
 
 check-patches:			## The series applies, equals git format-patch, passes checkpatch
 	@$(REUSE) $@ tools/check-patches
