@@ -26,8 +26,9 @@ programs:			## Compile the book's programs (they run only in the guest)
 	@tools/build-programs $(BUILD)/programs
 
 # Running the book inside a freshly built, patched kernel
-kernel:				## Build the patched guest kernel, its sample and selftests
+kernel:				## Build the patched guest kernel, its sample and selftests, and the SMP nested one
 	@tools/build-kernel
+	@tools/build-smp-kernel
 
 run:				## Boot the patched kernel in QEMU and run the book's program
 	@tools/run
