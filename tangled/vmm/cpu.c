@@ -58,14 +58,16 @@ void pause_vcpu(void *arg)
 		err(1, "pthread_kill");
 }
 
-/* Whether a vCPU's exit has ended the machine. */
+/* Whether a vCPU's exit has ended the machine; errno, KVM_RUN's, kept for the caller. */
 static bool machine_done(struct machine *m, pthread_mutex_t *mutex)
 {
+	int run_errno = errno;	/* lock and unlock set errno */
 	bool done;
 
 	lock(mutex);
 	done = m->done;
 	unlock(mutex);
+	errno = run_errno;
 	return done;
 }
 
