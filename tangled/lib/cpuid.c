@@ -78,6 +78,21 @@ void hide_virtualization(struct kvm_cpuid2 *cpuid)
 	clear_cpuid_bit(cpuid, 0x80000001, 0, CPUID_ECX, CPUID_SVM_BIT);
 }
 
+#define CPUID_TSC_DEADLINE_BIT	24	/* leaf 1, ECX: the local APIC's TSC-deadline mode */
+#define CPUID_HYPERVISOR_BIT	31	/* leaf 1, ECX: a hypervisor runs this processor */
+
+/* Set the bits of leaf 1 that KVM_GET_SUPPORTED_CPUID leaves to the VMM. */
+void offer_hypervisor_bits(int kvm, struct kvm_cpuid2 *cpuid)
+{
+	struct kvm_cpuid_entry2 *e = find_cpuid_entry(cpuid, 1, 0);
+
+	if (!e)
+		errx(1, "KVM_GET_SUPPORTED_CPUID: no leaf 1");
+	e->ecx |= 1U << CPUID_HYPERVISOR_BIT;
+	if (ioctl(kvm, KVM_CHECK_EXTENSION, KVM_CAP_TSC_DEADLINE_TIMER) > 0)
+		e->ecx |= 1U << CPUID_TSC_DEADLINE_BIT;
+}
+
 void set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid)
 {
 	if (ioctl(vcpufd, KVM_SET_CPUID2, cpuid) == -1)

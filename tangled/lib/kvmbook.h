@@ -223,6 +223,7 @@ void print_vcpus(const struct smp_machine *sm);
 void print_mp_state(const struct vcpu_thread *v);
 struct kvm_cpuid2 *get_supported_cpuid(int kvm);
 void hide_virtualization(struct kvm_cpuid2 *cpuid);
+void offer_hypervisor_bits(int kvm, struct kvm_cpuid2 *cpuid);
 void set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid);
 /* The linking VMM's: len bytes of guest memory at addr, or NULL if not all are there. */
 void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len);

@@ -10,13 +10,22 @@
 #include <sys/time.h>
 #include "vmm.h"
 
-void create_cpu(struct vm *vm)
+/* KVM's CPUID table, as this machine's processors show it. */
+struct kvm_cpuid2 *machine_cpuid(const struct vm *vm)
 {
 	struct kvm_cpuid2 *cpuid = get_supported_cpuid(vm->kvm);
 
+	hide_virtualization(cpuid);
+	offer_hypervisor_bits(vm->kvm, cpuid);
+	return cpuid;
+}
+
+void create_cpu(struct vm *vm)
+{
+	struct kvm_cpuid2 *cpuid = machine_cpuid(vm);
+
 	vm->vcpu = create_vcpu(vm->fd);
 	vm->run = map_run(vm->kvm, vm->vcpu);
-	hide_virtualization(cpuid);
 	set_cpuid(vm->vcpu, cpuid);
 	free(cpuid);
 }
@@ -133,10 +142,9 @@ static void number_cpu(struct kvm_cpuid2 *cpuid, int id)
 /* vCPUs 1 to count - 1 beside vm's vCPU 0, each with CPUID numbered as its local APIC. */
 void create_aps(struct aps *aps, const struct vm *vm, int count)
 {
-	struct kvm_cpuid2 *cpuid = get_supported_cpuid(vm->kvm);
+	struct kvm_cpuid2 *cpuid = machine_cpuid(vm);
 	int i;
 
-	hide_virtualization(cpuid);
 	aps->count = count - 1;
 	for (i = 0; i < count; i++) {
 		int fd = i ? create_vcpu_with_id(vm->fd, i) : vm->vcpu;

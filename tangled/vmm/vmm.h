@@ -11,6 +11,7 @@ void register_ram(const struct vm *vm, __u32 flags);
 /* cpu.c */
 struct pause;
 struct gdb_stub;
+struct kvm_cpuid2 *machine_cpuid(const struct vm *vm);
 void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
 bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause,
