@@ -8,13 +8,16 @@ BOOK := $(wildcard book/*.nw)
 help:				## List the targets a reader uses
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-all: packages tangle weave run	## The main job: tangle, render the book, run it in the guest
+all: packages book run		## The main job: tangle, render the book, run it in the guest
 
-# Every package first, before any job runs two things side by side
+# Every package first (without root, one message names them all), before any
+# job runs two things side by side
 packages:			## Install the Debian packages of every job (root), or name them
 	@tools/need all
 
-# The book and what it tangles to
+# The book and what it tangles to, readable before any kernel is built
+book: tangle weave		## Tangle and render the book alone: only their packages, no kernel
+
 tangle:				## Write tangled/ and patches/ from the book
 	@tools/need tangle
 	@tools/tangle
@@ -47,13 +50,13 @@ grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
 	@tools/grade $(EXERCISE) $(ANSWERS)
 
 # The checks: the book's claims, then the checks' own ability to fail.  A check
-# that passed is not run again while its inputs (every file of the repository,
-# the built kernel, the packages' versions) stay the same: it says SKIP and
-# since when.  FRESH=1 runs every check regardless; CI's fresh clone always does.
+# that passed is not run again while what it depends on stays the same
+# (tools/depends; each boot by what it boots, tools/check-kernel): it says SKIP
+# and since when.  FRESH=1 runs every check regardless; CI's fresh clone always does.
 CHECKS := check-tangle check-guests check-programs check-fuzz check-patches check-map check-book check-kernel check-checks
 TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map \
 	test-check-prose-symbols test-check-guests test-check-kernel test-mutations \
-	test-unrestricted-guest
+	test-unrestricted-guest test-reuse
 REUSE := tools/reuse
 export FRESH RUN
 
@@ -86,7 +89,7 @@ check-map:			## Each symbol the table or the prose puts in a 6.1 file is defined
 	@$(REUSE) check-prose-symbols tools/check-prose-symbols
 
 check-kernel: kernel		## Boot every lane and compare each session with the book
-	@$(REUSE) $@ tools/check-kernel
+	@tools/check-kernel
 
 check-checks: kernel		## Each way of breaking the book fails its check, saying how
 	@for t in $(TESTS_OF_CHECKS); do $(REUSE) $$t tools/$$t || exit 1; done
@@ -100,5 +103,5 @@ bench:				## Time make check, each boot, the devices, the VMM against microvm (n
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs $(BUILD)/program-cache $(BUILD)/fuzz
 
-.PHONY: help all packages tangle weave programs kernel run shell vmm-shell try grade check check-tangle check-guests check-programs \
+.PHONY: help all book packages tangle weave programs kernel run shell vmm-shell try grade check check-tangle check-guests check-programs \
 	check-fuzz check-patches check-map check-book check-kernel check-checks fuzz bench clean
