@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * kvmbook.h: the book's library, what the programs after Part I share.
- * Each function is defined, and explained, in the chapter its comment names.
+ * Each function is defined, and explained, in the chapter that teaches it:
+ * the appendix "The book's library" names which.
  */
 #ifndef KVMBOOK_H
 #define KVMBOOK_H
