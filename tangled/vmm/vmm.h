@@ -14,6 +14,7 @@ struct gdb_stub;
 struct kvm_cpuid2 *machine_cpuid(const struct vm *vm);
 void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
+void start_bound(const struct vm *vm, unsigned int life);
 bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause,
 	    struct gdb_stub *stub);
 /* rtc.c */
