@@ -217,6 +217,7 @@ void receive_machine(struct snapshot_reader *r, const char *at, unsigned int lif
 
 struct sw_break {
 	__u64 addr;
+	__u64 gpa;	/* where the int3 is: addr's page when it was planted */
 	__u8 saved;	/* the byte the int3 replaced */
 };
 
