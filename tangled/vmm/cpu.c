@@ -80,18 +80,22 @@ static bool machine_done(struct machine *m, pthread_mutex_t *mutex)
 	return done;
 }
 
+/* Arm the -l bound: from now on the guest, running or held, has life seconds to reset. */
+void start_bound(const struct vm *vm, unsigned int life)
+{
+	struct itimerval bound = { .it_value.tv_sec = life };
+
+	start_timer(vm->run);
+	if (setitimer(ITIMER_REAL, &bound, NULL) == -1)
+		err(1, "setitimer");
+}
+
 /* Run until the guest resets the machine (false) or the VMM pauses it (true). */
 bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause,
 	    struct gdb_stub *stub)
 {
-	struct itimerval bound = { .it_value.tv_sec = life };
 	bool done;
 
-	if (life) {
-		start_timer(m->vm.run);
-		if (setitimer(ITIMER_REAL, &bound, NULL) == -1)
-			err(1, "setitimer");
-	}
 	do {
 		if (ioctl(m->vm.vcpu, KVM_RUN, 0) == -1) {
 			if (errno == EINTR && machine_done(m, mutex)) {

@@ -252,6 +252,8 @@ int main(int argc, char **argv)
 		create_aps(&aps, &m.vm, o.cpus);
 		write_mp_table(&m.vm, o.cpus);
 	}
+	if (o.life)
+		start_bound(&m.vm, o.life);
 	if (o.gdb)
 		wait_for_gdb(&stub, &m.vm, o.gdb, o.life);
 	start_console(&input, o.virtio ? &console.io : &uart.io, &mutex, o.typed, o.prompt);

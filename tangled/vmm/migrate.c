@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <arpa/inet.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,15 +37,25 @@ static struct sockaddr_in socket_address(const char *spec)
 	return address;
 }
 
+/* A TCP socket, whose writes fail with EPIPE once its peer has gone. */
+static int tcp_socket(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd == -1)
+		err(1, "socket");
+	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+		err(1, "signal SIGPIPE");
+	return fd;
+}
+
 /* -M: connect to the destination now and send the header. */
 void prepare_migration(struct migration *mg, const struct vm *vm, struct pause *pause,
 		       const char *to)
 {
 	struct sockaddr_in address = socket_address(to);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	int fd = tcp_socket();
 
-	if (fd == -1)
-		err(1, "socket");
 	if (connect(fd, (struct sockaddr *)&address, sizeof(address)) == -1)
 		err(1, "-M %s: no vmm -I listens there", to);
 	*mg = (struct migration) {
@@ -135,9 +146,7 @@ int accept_one(const char *at, const char *who, unsigned int life)
 	struct pollfd waiting = { .events = POLLIN };
 	int fd, on = 1;
 
-	waiting.fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (waiting.fd == -1)
-		err(1, "socket");
+	waiting.fd = tcp_socket();
 	if (setsockopt(waiting.fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) == -1)
 		err(1, "setsockopt SO_REUSEADDR");
 	if (bind(waiting.fd, (struct sockaddr *)&address, sizeof(address)) == -1 ||

@@ -14,6 +14,7 @@ struct gdb_stub;
 struct kvm_cpuid2 *machine_cpuid(const struct vm *vm);
 void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
+void start_bound(const struct vm *vm, unsigned int life);
 bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause,
 	    struct gdb_stub *stub);
 /* rtc.c */
@@ -216,6 +217,7 @@ void receive_machine(struct snapshot_reader *r, const char *at, unsigned int lif
 
 struct sw_break {
 	__u64 addr;
+	__u64 gpa;	/* where the int3 is: addr's page when it was planted */
 	__u8 saved;	/* the byte the int3 replaced */
 };
 

@@ -100,13 +100,16 @@ static void send_registers(struct gdb_stub *stub)
 	send_packet(stub, out);
 }
 
-/* The byte at a guest-virtual address, in RAM; NULL when the page tables map none. */
-static __u8 *guest_byte(const struct gdb_stub *stub, __u64 virt)
+/* The byte at a guest-virtual address, in RAM, and its guest-physical address in *gpa
+ * unless gpa is NULL; NULL when the page tables map none. */
+static __u8 *guest_byte(const struct gdb_stub *stub, __u64 virt, __u64 *gpa)
 {
 	struct kvm_translation t = { .linear_address = virt };
 
 	if (ioctl(stub->vm->vcpu, KVM_TRANSLATE, &t) == -1 || !t.valid)
 		return NULL;
+	if (gpa)
+		*gpa = t.physical_address;
 	return guest_ptr(stub->vm, t.physical_address, 1);
 }
 
@@ -128,7 +131,7 @@ static void send_memory(struct gdb_stub *stub, __u64 addr, __u64 len)
 
 	len = len < (PACKET_MAX - 1) / 2 ? len : (PACKET_MAX - 1) / 2;
 	for (i = 0; i < len; i++) {
-		__u8 *byte = guest_byte(stub, addr + i), value;
+		__u8 *byte = guest_byte(stub, addr + i, NULL), value;
 		size_t b = find_break(stub, addr + i);
 
 		if (!byte)
@@ -158,22 +161,24 @@ static void set_debug(struct gdb_stub *stub, __u32 control)
 		err(1, "KVM_SET_GUEST_DEBUG");
 }
 
-/* Z0/z0: plant an int3 at addr, or put back the byte it replaced. */
+/* Z0/z0: plant an int3 at addr, or put back the byte it replaced, where it was planted. */
 static const char *software_break(struct gdb_stub *stub, bool insert, __u64 addr)
 {
-	__u8 *byte = guest_byte(stub, addr);
 	size_t i = find_break(stub, addr);
+	__u64 gpa;
+	__u8 *byte;
 
 	if (insert && i == stub->nbreaks) {
+		byte = guest_byte(stub, addr, &gpa);
 		if (!byte)	/* not mapped yet: paging may be off, use hbreak */
 			return "E0e";
 		if (i == SW_BREAKS)
 			return "E1c";	/* ENOSPC */
-		stub->breaks[stub->nbreaks++] = (struct sw_break) { addr, *byte };
+		stub->breaks[stub->nbreaks++] = (struct sw_break) { addr, gpa, *byte };
 		*byte = INT3;
 	} else if (!insert && i < stub->nbreaks) {
-		if (byte)
-			*byte = stub->breaks[i].saved;
+		byte = guest_ptr(stub->vm, stub->breaks[i].gpa, 1);	/* RAM when planted, still */
+		*byte = stub->breaks[i].saved;
 		stub->breaks[i] = stub->breaks[--stub->nbreaks];
 	}
 	return "OK";
