@@ -119,14 +119,14 @@ static void move_xsave(int vcpu, unsigned long request, __u32 *region, const cha
 static void save_state(const struct vm *vm, const struct serial *uart, const struct pc *pc,
 		       struct machine_state *s)
 {
+	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
+	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
 	state_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
 	state_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
 	move_xsave(vm->vcpu, KVM_GET_XSAVE, s->xsave, "KVM_GET_XSAVE");
 	state_ioctl(vm->vcpu, KVM_GET_XCRS, &s->xcrs, "KVM_GET_XCRS");
 	state_ioctl(vm->vcpu, KVM_GET_DEBUGREGS, &s->debugregs, "KVM_GET_DEBUGREGS");
 	state_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
-	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
-	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
 	s->pic[0].chip_id = KVM_IRQCHIP_PIC_MASTER;
 	s->pic[1].chip_id = KVM_IRQCHIP_PIC_SLAVE;
 	s->ioapic.chip_id = KVM_IRQCHIP_IOAPIC;
@@ -243,8 +243,8 @@ void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struc
 
 	if (!s)
 		err(1, "calloc");
+	save_state(vm, uart, pc, s);	/* first: its first two reads may change the MSRs */
 	msrs = save_msrs(vm, &s->nmsrs);
-	save_state(vm, uart, pc, s);
 	put(w, &end, sizeof(end));
 	put_devices(w, virtio, count);
 	put(w, s, sizeof(*s));
