@@ -2,7 +2,20 @@
 /* mptable.c: the MP table, which tells the kernel of the PC's processors. */
 #include <err.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include "vmm.h"
+
+/* Give KVM's I/O APIC the id the MP table gives it. */
+static void number_ioapic(const struct vm *vm, __u8 id)
+{
+	struct kvm_irqchip chip = { .chip_id = KVM_IRQCHIP_IOAPIC };
+
+	if (ioctl(vm->fd, KVM_GET_IRQCHIP, &chip) == -1)
+		err(1, "KVM_GET_IRQCHIP I/O APIC");
+	chip.chip.ioapic.id = id;
+	if (ioctl(vm->fd, KVM_SET_IRQCHIP, &chip) == -1)
+		err(1, "KVM_SET_IRQCHIP I/O APIC");
+}
 
 #define MP_TABLE	0x9fc00		/* the last KiB of base memory: scanned, not RAM */
 #define MP_TABLE_ROOM	0x400
@@ -90,14 +103,13 @@ static __u8 checksum(const void *entry, size_t n)
 	return -sum;
 }
 
-/* The entries for count vCPUs, from at; where they end. */
-static void *add_entries(void *at, int count)
+/* The entries for count vCPUs and the I/O APIC ioapic_id, from at; where they end. */
+static void *add_entries(void *at, int count, __u8 ioapic_id)
 {
 	struct mp_processor *cpu = at;
 	struct mp_bus *bus;
 	struct mp_ioapic *ioapic;
 	struct mp_interrupt *line;
-	__u8 ioapic_id = count;
 	int i;
 
 	for (i = 0; i < count; i++)
@@ -122,18 +134,19 @@ static void *add_entries(void *at, int count)
 	return line;
 }
 
-/* The MP floating pointer and table for count vCPUs, at MP_TABLE. */
+/* The MP floating pointer and table for count vCPUs, at MP_TABLE, and the I/O APIC's id. */
 void write_mp_table(const struct vm *vm, int count)
 {
 	struct mp_pointer *pointer = guest_ptr(vm, MP_TABLE, MP_TABLE_ROOM);
 	struct mp_header *header;
+	__u8 ioapic_id = count;		/* the first id after the processors' */
 	char *end;
 
 	if (!pointer)
 		errx(1, "no room for the MP table at %#x", MP_TABLE);
 	memset(pointer, 0, MP_TABLE_ROOM);
 	header = (struct mp_header *)(pointer + 1);
-	end = add_entries(header + 1, count);
+	end = add_entries(header + 1, count, ioapic_id);
 	*header = (struct mp_header) {
 		.signature = "PCMP", .length = end - (char *)header, .revision = 4,
 		.oem = "KVMBOOK ", .product = "kvmbook vmm ",
@@ -146,5 +159,6 @@ void write_mp_table(const struct vm *vm, int count)
 		.revision = 4,
 	};
 	pointer->checksum = checksum(pointer, sizeof(*pointer));
+	number_ioapic(vm, ioapic_id);
 }
 

@@ -119,14 +119,14 @@ static void move_xsave(int vcpu, unsigned long request, __u32 *region, const cha
 static void save_state(const struct vm *vm, const struct serial *uart, const struct pc *pc,
 		       struct machine_state *s)
 {
+	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
+	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
 	state_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
 	state_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
 	move_xsave(vm->vcpu, KVM_GET_XSAVE, s->xsave, "KVM_GET_XSAVE");
 	state_ioctl(vm->vcpu, KVM_GET_XCRS, &s->xcrs, "KVM_GET_XCRS");
 	state_ioctl(vm->vcpu, KVM_GET_DEBUGREGS, &s->debugregs, "KVM_GET_DEBUGREGS");
 	state_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
-	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
-	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
 	s->pic[0].chip_id = KVM_IRQCHIP_PIC_MASTER;
 	s->pic[1].chip_id = KVM_IRQCHIP_PIC_SLAVE;
 	s->ioapic.chip_id = KVM_IRQCHIP_IOAPIC;
@@ -245,8 +245,8 @@ void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struc
 
 	if (!s)
 		err(1, "calloc");
+	save_state(vm, uart, pc, s);	/* first: its first two reads may change the MSRs */
 	msrs = save_msrs(vm, &s->nmsrs);
-	save_state(vm, uart, pc, s);
 	put(w, &end, sizeof(end));
 	put_devices(w, virtio, count);
 	put(w, s, sizeof(*s));
@@ -426,16 +426,54 @@ void read_machine(struct snapshot_reader *r, const struct vm *vm,
 		refuse(r, "bytes after its end");
 }
 
+#define MSR_IA32_TSC	0x10
+
+/* Whether KVM sets this vCPU's TSC offset as given (Linux 5.16 and later). */
+static bool has_tsc_offset(int vcpu)
+{
+	struct kvm_device_attr attr = { .group = KVM_VCPU_TSC_CTRL, .attr = KVM_VCPU_TSC_OFFSET };
+
+	if (ioctl(vcpu, KVM_HAS_DEVICE_ATTR, &attr) == 0)
+		return true;
+	if (errno != ENXIO && errno != EINVAL)	/* no such attribute; no attributes at all */
+		err(1, "KVM_HAS_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
+	return false;
+}
+
+/* Put the TSC at value by moving its offset by what it lacks. */
+static void set_tsc(int vcpu, __u64 value)
+{
+	__u64 offset, now;
+	struct kvm_device_attr attr = {
+		.group = KVM_VCPU_TSC_CTRL, .attr = KVM_VCPU_TSC_OFFSET,
+		.addr = (__u64)(unsigned long)&offset,
+	};
+
+	state_ioctl(vcpu, KVM_GET_DEVICE_ATTR, &attr, "KVM_GET_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
+	if (!read_msr(vcpu, MSR_IA32_TSC, &now))
+		errx(1, "KVM_GET_MSRS: the TSC refused");
+	offset += value - now;
+	state_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &attr, "KVM_SET_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
+}
+
+/* The MSRs, and the TSC by its offset where KVM has it, before the TSC deadline. */
 static void restore_msrs(const struct vm *vm, const struct saved_machine *saved)
 {
-	__u32 n = saved->state.nmsrs;
-	struct kvm_msrs *msrs = malloc(sizeof(*msrs) + n * sizeof(msrs->entries[0]));
+	struct kvm_msrs *msrs = malloc(sizeof(*msrs) +
+				       saved->state.nmsrs * sizeof(msrs->entries[0]));
+	bool by_offset = has_tsc_offset(vm->vcpu);
+	__u32 n = 0, i;
 	int set;
 
 	if (!msrs)
 		err(1, "malloc");
+	for (i = 0; i < saved->state.nmsrs; i++) {
+		if (by_offset && saved->msrs[i].index == MSR_IA32_TSC)
+			set_tsc(vm->vcpu, saved->msrs[i].data);
+		else
+			msrs->entries[n++] = saved->msrs[i];
+	}
 	msrs->nmsrs = n;
-	memcpy(msrs->entries, saved->msrs, n * sizeof(msrs->entries[0]));
 	set = ioctl(vm->vcpu, KVM_SET_MSRS, msrs);
 	if (set == -1)
 		err(1, "KVM_SET_MSRS");

@@ -126,7 +126,7 @@ bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct
 	return false;
 }
 
-/* Make cpuid vCPU id's own: its APIC id in every leaf that gives it. */
+/* Make cpuid vCPU id's own: its APIC id in leaf 1. */
 static void number_cpu(struct kvm_cpuid2 *cpuid, int id)
 {
 	__u32 i;
@@ -136,10 +136,6 @@ static void number_cpu(struct kvm_cpuid2 *cpuid, int id)
 
 		if (e->function == 1)
 			e->ebx = (e->ebx & 0x00ffffff) | (__u32)id << 24;
-		else if (e->function == 0xb || e->function == 0x1f)
-			e->edx = id;
-		else if (e->function == 0x8000001e)
-			e->eax = id;
 	}
 }
 
