@@ -264,6 +264,8 @@ int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *sta
 bool virtq_wants_interrupt(const struct vm *vm, const struct virtq *q);
 bool virtq_has_chain(const struct vm *vm, const struct virtq *q);
 int virtq_refuse(struct virtq *q, const char *why);
+#define VIRTQ_LOG_PAGE	4096	/* bytes a bit of the log stands for: a page of KVM's log */
+void virtq_log_writes(__u64 *log);
 /* virtio-mmio.c */
 #define VIRTIO_QUEUES		2	/* the most queues a device of this VMM has */
 #define VIRTIO_NO_IRQ		(~0u)	/* the line of a device its VMM gives none */
@@ -312,6 +314,7 @@ struct virtio_mmio {
 struct device virtio_mmio_device(struct virtio_mmio *t, const struct vm *vm, __u64 base,
 				 __u32 irq, struct virtio dev);
 void virtio_used(struct virtio_mmio *t, unsigned int queue, int served);
+void virtio_update_line(struct virtio_mmio *t);
 /* virtio-console.c */
 struct virtio_console {
 	struct virtio_mmio mmio;
@@ -377,9 +380,6 @@ struct virtio_state {
 void virtio_save(const struct virtio_mmio *t, struct virtio_state *s);
 const char *virtio_restore(struct virtio_mmio *t, const struct virtio_state *s);
 void virtio_resume(struct virtio_mmio *t);
-/* virtq.c, chapter "Saving a running Linux": the pages the devices write, for a migration */
-#define VIRTQ_LOG_PAGE	4096	/* bytes a bit of the log stands for: a page of KVM's log */
-void virtq_log_writes(__u64 *log);
 /* virtio-net.c */
 #include <linux/virtio_net.h>
 #define NET_RECEIVE	0	/* the receive queue: buffers for the frames that arrive */

@@ -39,47 +39,6 @@ unsigned long tsc_khz(const struct vm *vm)
 	return khz;
 }
 
-#define PAUSE_SIGNAL	SIGUSR2
-
-static void wake(int signal)
-{
-	(void)signal;	/* only to end KVM_RUN; immediate_exit keeps it from starting again */
-}
-
-void prepare_pause(struct pause *pause, struct kvm_run *run)
-{
-	struct sigaction action = { .sa_handler = wake };	/* no SA_RESTART */
-
-	*pause = (struct pause) { .run = run, .vcpu = pthread_self() };
-	if (sigaction(PAUSE_SIGNAL, &action, NULL) == -1)
-		err(1, "sigaction");
-}
-
-/* Make the vCPU's thread leave KVM_RUN and stay out; from any thread. */
-void pause_vcpu(void *arg)
-{
-	struct pause *pause = arg;
-
-	__atomic_store_n(&pause->requested, true, __ATOMIC_SEQ_CST);
-	pause->run->immediate_exit = 1;
-	errno = pthread_kill(pause->vcpu, PAUSE_SIGNAL);
-	if (errno)
-		err(1, "pthread_kill");
-}
-
-/* Whether a vCPU's exit has ended the machine; errno, KVM_RUN's, kept for the caller. */
-static bool machine_done(struct machine *m, pthread_mutex_t *mutex)
-{
-	int run_errno = errno;	/* lock and unlock set errno */
-	bool done;
-
-	lock(mutex);
-	done = m->done;
-	unlock(mutex);
-	errno = run_errno;
-	return done;
-}
-
 /* Arm the -l bound: from now on the guest, running or held, has life seconds to reset. */
 void start_bound(const struct vm *vm, unsigned int life)
 {
@@ -90,119 +49,54 @@ void start_bound(const struct vm *vm, unsigned int life)
 		err(1, "setitimer");
 }
 
-/* Run until the guest resets the machine (false) or the VMM pauses it (true). */
-bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause,
-	    struct gdb_stub *stub)
+/* Whether the machine has ended, by the guest's doing or the VMM's. */
+static bool machine_ended(struct vmm *v)
+{
+	bool ended = false;
+
+	lock(&v->mutex);
+	ended = v->m.done;
+	unlock(&v->mutex);
+	if (__atomic_load_n(&v->pause.requested, __ATOMIC_SEQ_CST))
+		ended = true;
+	return ended;
+}
+
+/* Handle the exit in v's run: true when the machine has ended. */
+static bool handle_pc_exit(struct vmm *v)
 {
 	bool done;
 
+	if (v->m.vm.run->exit_reason == KVM_EXIT_SHUTDOWN) {	/* a triple fault: a PC resets */
+		lock(&v->mutex);
+		v->m.exits++;
+		v->m.done = true;
+		unlock(&v->mutex);
+		return true;
+	}
+	if (v->o.gdb && v->m.vm.run->exit_reason == KVM_EXIT_DEBUG) {
+		gdb_stop(&v->stub);
+		return false;
+	}
+	lock(&v->mutex);
+	done = handle_exit(&v->m);
+	unlock(&v->mutex);
+	return done;
+}
+
+/* Run until the machine ends. */
+void run_pc(struct vmm *v)
+{
 	do {
-		if (ioctl(m->vm.vcpu, KVM_RUN, 0) == -1) {
-			if (errno == EINTR && machine_done(m, mutex)) {
-				if (life)
-					stop_timer();
-				return false;
-			}
-			if (errno == EINTR && __atomic_load_n(&pause->requested, __ATOMIC_SEQ_CST)) {
-				if (life)
-					stop_timer();
-				return true;
-			}
-			if (errno == EINTR)
-				errx(1, "Linux did not reset within %u s", life);
-			err(1, "KVM_RUN");
+		if (ioctl(v->m.vm.vcpu, KVM_RUN, 0) == -1) {
+			if (errno != EINTR)
+				err(1, "KVM_RUN");
+			if (machine_ended(v))
+				break;
+			errx(1, "Linux did not reset within %u s", v->o.life);
 		}
-		if (stub && m->vm.run->exit_reason == KVM_EXIT_DEBUG) {
-			gdb_stop(stub);
-			done = false;
-			continue;
-		}
-		lock(mutex);
-		done = handle_exit(m);
-		unlock(mutex);
-	} while (!done);
-	if (life)
+	} while (!handle_pc_exit(v));
+	if (v->o.life)
 		stop_timer();
-	return false;
-}
-
-/* Make cpuid vCPU id's own: its APIC id in leaf 1. */
-static void number_cpu(struct kvm_cpuid2 *cpuid, int id)
-{
-	__u32 i;
-
-	for (i = 0; i < cpuid->nent; i++) {
-		struct kvm_cpuid_entry2 *e = &cpuid->entries[i];
-
-		if (e->function == 1)
-			e->ebx = (e->ebx & 0x00ffffff) | (__u32)id << 24;
-	}
-}
-
-/* vCPUs 1 to count - 1 beside vm's vCPU 0, each with CPUID numbered as its local APIC. */
-void create_aps(struct aps *aps, const struct vm *vm, int count)
-{
-	struct kvm_cpuid2 *cpuid = machine_cpuid(vm);
-	int i;
-
-	aps->count = count - 1;
-	for (i = 0; i < count; i++) {
-		int fd = i ? create_vcpu_with_id(vm->fd, i) : vm->vcpu;
-
-		number_cpu(cpuid, i);
-		set_cpuid(fd, cpuid);
-		if (i)
-			aps->ap[i - 1] = (struct ap) {
-				.aps = aps, .id = i, .fd = fd, .run = map_run(vm->kvm, fd),
-			};
-	}
-	free(cpuid);
-}
-
-static void *run_ap(void *arg)
-{
-	struct ap *ap = arg;
-	struct aps *aps = ap->aps;
-	bool done;
-
-	do {
-		if (ioctl(ap->fd, KVM_RUN, 0) == -1) {
-			if (errno == EAGAIN)	/* its wait for INIT and SIPI ended */
-				continue;
-			err(1, "KVM_RUN on vCPU %d", ap->id);
-		}
-		lock(aps->mutex);
-		aps->m->exits++;
-		done = dispatch_exit(aps->m, ap->run);
-		if (done)
-			aps->m->done = true;
-		unlock(aps->mutex);
-	} while (!done);
-	pause_vcpu(aps->pause);
-	return NULL;
-}
-
-/* Start each application processor's thread, every signal blocked in it. */
-void start_aps(struct aps *aps, struct machine *m, pthread_mutex_t *mutex, struct pause *pause)
-{
-	sigset_t all, old;
-	pthread_t thread;
-	int i;
-
-	aps->m = m;
-	aps->mutex = mutex;
-	aps->pause = pause;
-	sigfillset(&all);
-	errno = pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (errno)
-		err(1, "pthread_sigmask");
-	for (i = 0; i < aps->count; i++) {
-		errno = pthread_create(&thread, NULL, run_ap, &aps->ap[i]);
-		if (errno)
-			err(1, "pthread_create");
-	}
-	errno = pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (errno)
-		err(1, "pthread_sigmask");
 }
 

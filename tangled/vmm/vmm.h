@@ -9,14 +9,12 @@
 void create_pc(struct vm *vm, size_t ram);
 void register_ram(const struct vm *vm, __u32 flags);
 /* cpu.c */
-struct pause;
-struct gdb_stub;
+struct vmm;
 struct kvm_cpuid2 *machine_cpuid(const struct vm *vm);
 void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
 void start_bound(const struct vm *vm, unsigned int life);
-bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause,
-	    struct gdb_stub *stub);
+void run_pc(struct vmm *v);
 /* rtc.c */
 #define RTC_PORT	0x70	/* index; data at 0x71 */
 
@@ -57,6 +55,9 @@ void start_linux(const struct vm *vm, __u32 entry);
 #define VIRTIO_CONSOLE_IRQ	5		/* and its interrupt line */
 /* The same two, as the kernel's command line gives them */
 #define VIRTIO_CONSOLE_PARAMETER	" virtio_mmio.device=4K@0xd0000000:5"
+/* main.c */
+struct vmm;
+void plug_virtio(struct vmm *v, struct device window, struct virtio_mmio *t);
 /* console.c */
 #define TYPED_MAX	256	/* bytes typed and not yet received */
 
@@ -80,14 +81,14 @@ struct console_input {
 
 void start_console(struct console_input *in, struct console_io *io, pthread_mutex_t *mutex,
 		   bool typed, const char *prompt);
-void resume_at_prompt(struct console_input *in);
+void prompt_came(struct console_input *in);
 #define VIRTIO_DISK_BASE	0xd0001000	/* the disk's window */
 #define VIRTIO_DISK_IRQ		10		/* and its interrupt line */
 #define VIRTIO_NET_BASE		0xd0002000	/* the network card's window */
 #define VIRTIO_NET_IRQ		11		/* and its interrupt line */
 /* mptable.c */
 void write_mp_table(const struct vm *vm, int count);
-/* cpu.c: the application processors, vCPUs 1 and on, and their threads */
+/* aps.c: the application processors, vCPUs 1 and on, and their threads */
 #define MAX_VCPUS	4	/* the nested kernel's CONFIG_NR_CPUS */
 
 struct aps;
@@ -99,6 +100,13 @@ struct ap {
 	struct kvm_run *run;
 };
 
+/* A request to vCPU 0's thread to leave KVM_RUN and stay out */
+struct pause {
+	struct kvm_run *run;
+	pthread_t vcpu;		/* the thread in run_pc */
+	bool requested;
+};
+
 struct aps {
 	struct machine *m;
 	pthread_mutex_t *mutex;		/* the machine's: held while an exit is handled */
@@ -107,17 +115,10 @@ struct aps {
 	struct ap ap[MAX_VCPUS - 1];
 };
 
-void create_aps(struct aps *aps, const struct vm *vm, int count);
-void start_aps(struct aps *aps, struct machine *m, pthread_mutex_t *mutex, struct pause *pause);
-/* cpu.c: a request to the vCPU's thread to leave KVM_RUN and stay out */
-struct pause {
-	struct kvm_run *run;
-	pthread_t vcpu;		/* the thread in run_pc */
-	bool requested;
-};
-
 void prepare_pause(struct pause *pause, struct kvm_run *run);
 void pause_vcpu(void *arg);
+void create_aps(struct aps *aps, const struct vm *vm, int count);
+void start_aps(struct aps *aps, struct machine *m, pthread_mutex_t *mutex, struct pause *pause);
 /* snapshot.c */
 #define PAGE		4096	/* bytes: the unit of RAM in a snapshot and in KVM's dirty log */
 #define FNV_OFFSET	0xcbf29ce484222325ULL	/* the checksum of nothing */
@@ -241,4 +242,46 @@ void wait_for_gdb(struct gdb_stub *stub, const struct vm *vm, const char *at,
 		  unsigned int life);
 void gdb_stop(struct gdb_stub *stub);
 void gdb_end(struct gdb_stub *stub);
+/* main.c: the options, and the machine with the parts they plugged in */
+struct options {
+	size_t ram;		/* -m: bytes of RAM; 0 before the default */
+	unsigned int life;	/* -l: seconds the guest may run; 0: until it resets */
+	bool timed;		/* -t */
+	const char *without;	/* -w: the device to leave out */
+	const char *kernel, *initrd, *cmdline;
+	bool virtio;		/* -v */
+	bool exits;		/* -x: virtio's doorbells and interrupts as exits */
+	bool typed;		/* -i: input as typed on this terminal */
+	const char *prompt;	/* -p: input a line at a time, each after this prompt */
+	const char *disk;	/* -d: the disk's image */
+	bool read_only;		/* -r: the disk is read-only */
+	const char *tap;	/* -n: the TAP device of a network card */
+	int cpus;		/* -c: processors; 0: one */
+	const char *save;	/* -S: the file to save the machine to when the input ends */
+	const char *migrate;	/* -M: where to move the machine when it ends */
+	const char *restore;	/* -R: the file of a machine to go on from, not a boot */
+	const char *incoming;	/* -I: where to receive the machine to go on from */
+	const char *gdb;	/* -g: where to wait for gdb */
+};
+
+struct vmm {
+	struct options o;		/* what the command line asked for */
+	struct machine m;		/* the VM, its buses and its counts */
+	pthread_mutex_t mutex;		/* held while a device is used */
+	struct serial uart;		/* COM1, the console */
+	struct pc pc;			/* the clock and the boot timer */
+	struct device ports[1 + PC_DEVICES];	/* the port bus's devices: COM1 and the PC's */
+	struct device windows[VIRTIO_DEVICES];		/* the memory bus's devices */
+	struct virtio_mmio *virtio[VIRTIO_DEVICES];	/* the same, as virtio devices */
+	size_t in_memory;				/* how many */
+	struct virtio_console console;			/* -v */
+	struct console_input input;	/* -i or -p */
+	struct virtio_disk disk;	/* -d */
+	struct virtio_net net;	/* -n */
+	struct pause pause;	/* of vCPU 0, from another thread */
+	struct aps aps;		/* -c: vCPUs 1 and on */
+	struct snapshot_reader from;	/* -R or -I: the machine to go on from */
+	struct migration migration;	/* -M */
+	struct gdb_stub stub;	/* -g */
+};
 #endif

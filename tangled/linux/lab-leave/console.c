@@ -93,9 +93,17 @@ static void give_next_line(struct console_input *in)
 	if (n > 0)
 		console_receive(in->io, in->line, n);
 	if (n <= 0 && in->at_end) {
-		in->at_end(in->at_end_arg);	/* -S or -M: the machine leaves at this prompt */
+		in->at_end(in->at_end_arg);
 		in->at_end = NULL;
 	}
+}
+
+/* The prompt is complete: the next line goes in as soon as it can. */
+void prompt_came(struct console_input *in)
+{
+	in->prompted = true;
+	in->matched = 0;
+	give_next_line(in);
 }
 
 /* The guest sent byte: note when it completes the prompt. */
@@ -105,11 +113,8 @@ static void watch_for_prompt(void *owner, __u8 byte)
 
 	if (byte != (__u8)in->prompt[in->matched])
 		in->matched = 0;
-	if (byte == (__u8)in->prompt[in->matched] && !in->prompt[++in->matched]) {
-		in->prompted = true;
-		in->matched = 0;
-		give_next_line(in);
-	}
+	if (byte == (__u8)in->prompt[in->matched] && !in->prompt[++in->matched])
+		prompt_came(in);
 }
 
 /* The guest found the receiver empty. */
@@ -139,12 +144,5 @@ void start_console(struct console_input *in, struct console_io *io, pthread_mute
 		if (errno)
 			err(1, "pthread_create");
 	}
-}
-
-/* The guest waits at the prompt the snapshot was saved at: the first line goes in now. */
-void resume_at_prompt(struct console_input *in)
-{
-	in->prompted = true;
-	give_next_line(in);
 }
 

@@ -1,43 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* cpu.c: the book's vCPUs, and a warning when they outnumber the host's processors. */
+/* aps.c: the application processors' threads, and the pause that stops vCPU 0. */
 #include <err.h>
 #include <errno.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/time.h>
 #include "vmm.h"
-
-/* KVM's CPUID table, as this machine's processors show it. */
-struct kvm_cpuid2 *machine_cpuid(const struct vm *vm)
-{
-	struct kvm_cpuid2 *cpuid = get_supported_cpuid(vm->kvm);
-
-	hide_virtualization(cpuid);
-	offer_hypervisor_bits(vm->kvm, cpuid);
-	return cpuid;
-}
-
-void create_cpu(struct vm *vm)
-{
-	struct kvm_cpuid2 *cpuid = machine_cpuid(vm);
-
-	vm->vcpu = create_vcpu(vm->fd);
-	vm->run = map_run(vm->kvm, vm->vcpu);
-	set_cpuid(vm->vcpu, cpuid);
-	free(cpuid);
-}
-
-unsigned long tsc_khz(const struct vm *vm)
-{
-	int khz = ioctl(vm->vcpu, KVM_GET_TSC_KHZ, 0);
-
-	if (khz == -1)
-		err(1, "KVM_GET_TSC_KHZ");
-	return khz;
-}
 
 #define PAUSE_SIGNAL	SIGUSR2
 
@@ -67,65 +35,6 @@ void pause_vcpu(void *arg)
 		err(1, "pthread_kill");
 }
 
-/* Whether a vCPU's exit has ended the machine; errno, KVM_RUN's, kept for the caller. */
-static bool machine_done(struct machine *m, pthread_mutex_t *mutex)
-{
-	int run_errno = errno;	/* lock and unlock set errno */
-	bool done;
-
-	lock(mutex);
-	done = m->done;
-	unlock(mutex);
-	errno = run_errno;
-	return done;
-}
-
-/* Arm the -l bound: from now on the guest, running or held, has life seconds to reset. */
-void start_bound(const struct vm *vm, unsigned int life)
-{
-	struct itimerval bound = { .it_value.tv_sec = life };
-
-	start_timer(vm->run);
-	if (setitimer(ITIMER_REAL, &bound, NULL) == -1)
-		err(1, "setitimer");
-}
-
-/* Run until the guest resets the machine (false) or the VMM pauses it (true). */
-bool run_pc(struct machine *m, pthread_mutex_t *mutex, unsigned int life, struct pause *pause,
-	    struct gdb_stub *stub)
-{
-	bool done;
-
-	do {
-		if (ioctl(m->vm.vcpu, KVM_RUN, 0) == -1) {
-			if (errno == EINTR && machine_done(m, mutex)) {
-				if (life)
-					stop_timer();
-				return false;
-			}
-			if (errno == EINTR && __atomic_load_n(&pause->requested, __ATOMIC_SEQ_CST)) {
-				if (life)
-					stop_timer();
-				return true;
-			}
-			if (errno == EINTR)
-				errx(1, "Linux did not reset within %u s", life);
-			err(1, "KVM_RUN");
-		}
-		if (stub && m->vm.run->exit_reason == KVM_EXIT_DEBUG) {
-			gdb_stop(stub);
-			done = false;
-			continue;
-		}
-		lock(mutex);
-		done = handle_exit(m);
-		unlock(mutex);
-	} while (!done);
-	if (life)
-		stop_timer();
-	return false;
-}
-
 /* Make cpuid vCPU id's own: its APIC id in leaf 1. */
 static void number_cpu(struct kvm_cpuid2 *cpuid, int id)
 {
@@ -139,18 +48,7 @@ static void number_cpu(struct kvm_cpuid2 *cpuid, int id)
 	}
 }
 
-static void warn_if_shared(const struct vm *vm, int count)
-{
-	int host = ioctl(vm->kvm, KVM_CHECK_EXTENSION, KVM_CAP_NR_VCPUS);
-
-	if (host == -1)
-		err(1, "KVM_CHECK_EXTENSION KVM_CAP_NR_VCPUS");
-	if (count > host)
-		warnx("-c %d: more vCPUs than the host's processors (KVM_CAP_NR_VCPUS: %d); "
-		      "they take turns", count, host);
-}
-
-/* The chapter's vCPUs, and a warning when they outnumber the host's processors. */
+/* vCPUs 1 to count - 1 beside vm's vCPU 0, each with CPUID numbered as its local APIC. */
 void create_aps(struct aps *aps, const struct vm *vm, int count)
 {
 	struct kvm_cpuid2 *cpuid = machine_cpuid(vm);
@@ -168,7 +66,6 @@ void create_aps(struct aps *aps, const struct vm *vm, int count)
 			};
 	}
 	free(cpuid);
-	warn_if_shared(vm, count);
 }
 
 static void *run_ap(void *arg)
