@@ -287,6 +287,7 @@ struct virtio {
 	 * has nowhere to put it, and what to do when it is readable */
 	int (*waits_on)(struct virtio_mmio *t);
 	void (*readable)(struct virtio_mmio *t);
+	void (*report)(const struct virtio_mmio *t);	/* its counts, for the VMM's report */
 };
 
 /* Version 2 of virtio's MMIO registers, and the device behind them. */

@@ -142,6 +142,23 @@ static __u64 describe_disk(struct virtio_disk *disk)
 	       1ull << VIRTIO_BLK_F_FLUSH | (__u64)disk->read_only << VIRTIO_BLK_F_RO;
 }
 
+static void disk_report(const struct virtio_mmio *t)
+{
+	const struct virtio_disk *disk = t->dev.state;
+
+	printf("%-20s %lu\n", "disk reads", disk->requests[DISK_READ]);
+	printf("%-20s %lu\n", "disk writes", disk->requests[DISK_WRITE]);
+	printf("%-20s %lu\n", "disk flushes", disk->requests[DISK_FLUSH]);
+	printf("%-20s %lu\n", "disk names asked", disk->requests[DISK_GET_ID]);
+	printf("%-20s %lu\n", "other requests", disk->requests[DISK_OTHER]);
+	printf("%-20s %llu\n", "bytes read", disk->read);
+	printf("%-20s %llu\n", "bytes written", disk->written);
+	printf("%-20s %lu\n", "requests failed", disk->failed);
+	printf("%-20s %lu\n", "requests refused", disk->refused);
+	printf("%-20s %lu\n", "disk doorbells", t->notifications);
+	printf("%-20s %lu\n", "disk interrupts", t->interrupts);
+}
+
 /* A chain that is no request: given back unanswered, and told of once. */
 static __u32 refuse_request(struct virtio_disk *disk, const char *why)
 {
@@ -197,6 +214,7 @@ struct device virtio_disk_device(struct virtio_disk *disk, const struct vm *vm, 
 		.queues = 1,
 		.notify = disk_notify,
 		.state = disk,
+		.report = disk_report,
 		.config = &disk->config,
 		.config_size = sizeof(disk->config),
 	};

@@ -73,6 +73,16 @@ static void console_notify(struct virtio_mmio *t, unsigned int queue)
 		deliver(t->dev.state);
 }
 
+static void console_report(const struct virtio_mmio *t)
+{
+	const struct virtio_console *console = t->dev.state;
+
+	printf("%-20s %lu\n", "bytes on virtio", console->sent);
+	printf("%-20s %lu\n", "bytes received", console->received);
+	printf("%-20s %lu\n", "notifications", t->notifications);
+	printf("%-20s %lu\n", "interrupts", t->interrupts);
+}
+
 /* The console, in a window at base, interrupting on irq. */
 struct device virtio_console_device(struct virtio_console *console, const struct vm *vm,
 				    __u64 base, __u32 irq)
@@ -83,6 +93,7 @@ struct device virtio_console_device(struct virtio_console *console, const struct
 		.queues = 2,
 		.notify = console_notify,
 		.state = console,
+		.report = console_report,
 	};
 
 	*console = (struct virtio_console) { .io.arrived = console_arrived };

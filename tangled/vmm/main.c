@@ -304,33 +304,8 @@ static void report(const struct vmm *v)
 	printf("%-20s %lu\n", "bytes sent", v->uart.sent);
 	if (v->o.timed)
 		printf("%-20s %ld ms\n", "init reached after", v->pc.timer.init_ms);
-	if (v->o.virtio) {
-		printf("%-20s %lu\n", "bytes on virtio", v->console.sent);
-		printf("%-20s %lu\n", "bytes received", v->console.received);
-		printf("%-20s %lu\n", "notifications", v->console.mmio.notifications);
-		printf("%-20s %lu\n", "interrupts", v->console.mmio.interrupts);
-	}
-	if (v->o.disk) {
-		printf("%-20s %lu\n", "disk reads", v->disk.requests[DISK_READ]);
-		printf("%-20s %lu\n", "disk writes", v->disk.requests[DISK_WRITE]);
-		printf("%-20s %lu\n", "disk flushes", v->disk.requests[DISK_FLUSH]);
-		printf("%-20s %lu\n", "disk names asked", v->disk.requests[DISK_GET_ID]);
-		printf("%-20s %lu\n", "other requests", v->disk.requests[DISK_OTHER]);
-		printf("%-20s %llu\n", "bytes read", v->disk.read);
-		printf("%-20s %llu\n", "bytes written", v->disk.written);
-		printf("%-20s %lu\n", "requests failed", v->disk.failed);
-		printf("%-20s %lu\n", "requests refused", v->disk.refused);
-		printf("%-20s %lu\n", "disk doorbells", v->disk.mmio.notifications);
-		printf("%-20s %lu\n", "disk interrupts", v->disk.mmio.interrupts);
-	}
-	if (v->o.tap) {
-		printf("%-20s %lu, %lu bytes\n", "frames sent", v->net.frames_sent, v->net.bytes_sent);
-		printf("%-20s %lu, %lu bytes\n", "frames received", v->net.frames_received,
-		       v->net.bytes_received);
-		printf("%-20s %lu\n", "frames dropped", v->net.dropped);
-		printf("%-20s %lu\n", "net notifications", v->net.mmio.notifications);
-		printf("%-20s %lu\n", "net interrupts", v->net.mmio.interrupts);
-	}
+	for (size_t i = 0; i < v->in_memory; i++)
+		v->virtio[i]->dev.report(v->virtio[i]);
 }
 
 int main(int argc, char **argv)

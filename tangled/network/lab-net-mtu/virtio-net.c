@@ -167,6 +167,18 @@ static void describe_card(struct virtio_net *net, struct virtio *dev)
 	dev->config_size = offsetof(struct virtio_net_config, speed);
 }
 
+static void net_report(const struct virtio_mmio *t)
+{
+	const struct virtio_net *net = t->dev.state;
+
+	printf("%-20s %lu, %lu bytes\n", "frames sent", net->frames_sent, net->bytes_sent);
+	printf("%-20s %lu, %lu bytes\n", "frames received", net->frames_received,
+	       net->bytes_received);
+	printf("%-20s %lu\n", "frames dropped", net->dropped);
+	printf("%-20s %lu\n", "net notifications", t->notifications);
+	printf("%-20s %lu\n", "net interrupts", t->interrupts);
+}
+
 /* The card, plugged into the TAP device tap, in a window at base,
  * interrupting on irq. */
 struct device virtio_net_device(struct virtio_net *net, const struct vm *vm, __u64 base,
@@ -178,6 +190,7 @@ struct device virtio_net_device(struct virtio_net *net, const struct vm *vm, __u
 		.queues = 2,
 		.notify = net_notify,
 		.state = net,
+		.report = net_report,
 		.config = &net->config,
 		.waits_on = net_waits_on,
 		.readable = net_readable,
