@@ -185,6 +185,13 @@ struct serial {
 
 struct device serial_device(struct serial *uart, int vmfd);
 void console_receive(struct console_io *io, const char *bytes, size_t len);
+/* The serial port's registers and the level it gave its line, in a stream. */
+struct uart_state {
+	__u8 ier, lcr, mcr, scr, dll, dlm, thr_empty, line;
+};
+
+void serial_save(const struct serial *uart, struct uart_state *s);
+void serial_restore(struct serial *uart, const struct uart_state *s);
 #include <pthread.h>
 #define NR_VCPUS	2
 

@@ -139,3 +139,23 @@ struct device serial_device(struct serial *uart, int vmfd)
 	return (struct device) { UART_PORT, 8, uart, serial_read, serial_write, "serial port" };
 }
 
+void serial_save(const struct serial *uart, struct uart_state *s)
+{
+	*s = (struct uart_state) {
+		uart->ier, uart->lcr, uart->mcr, uart->scr, uart->dll, uart->dlm,
+		uart->thr_empty, uart->line,
+	};
+}
+
+void serial_restore(struct serial *uart, const struct uart_state *s)
+{
+	uart->ier = s->ier;
+	uart->lcr = s->lcr;
+	uart->mcr = s->mcr;
+	uart->scr = s->scr;
+	uart->dll = s->dll;
+	uart->dlm = s->dlm;
+	uart->thr_empty = s->thr_empty;
+	uart->line = s->line;
+}
+

@@ -232,7 +232,7 @@ static void start_guest(struct vmm *v)
 		start_linux(&v->m.vm, load_linux(&v->m.vm, v->o.kernel, v->o.initrd, cmdline));
 	}
 	if (v->o.restore || v->o.incoming)
-		restore_machine(&v->from, &v->m.vm, &v->uart, &v->pc, v->virtio, v->in_memory);
+		restore_machine(&v->from, v);
 }
 
 static void start_beside(struct vmm *v)
@@ -276,11 +276,11 @@ static void say_how_it_ended(struct vmm *v)
 	if (v->m.done)
 		printf("\nthe guest reset the machine\n");
 	if (!v->m.done && v->o.save) {
-		save_machine(&v->m.vm, &v->uart, &v->pc, v->virtio, v->in_memory, v->o.save);
+		save_machine(v, v->o.save);
 		printf("\nthe VMM saved the machine to %s\n", v->o.save);
 	}
 	if (!v->m.done && v->o.migrate) {
-		finish_migration(&v->migration, &v->uart, &v->pc, v->virtio, v->in_memory);
+		finish_migration(&v->migration, v);
 		printf("\nthe VMM moved the machine to %s\n", v->o.migrate);
 	}
 	if (v->o.gdb)

@@ -115,8 +115,7 @@ void start_migration(void *arg)
 }
 
 /* The vCPU is paused and the devices still: the last round, the devices and the state. */
-void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc,
-		      struct virtio_mmio *const *virtio, size_t count)
+void finish_migration(struct migration *mg, const struct vmm *v)
 {
 	struct timespec now;
 	unsigned int i;
@@ -126,7 +125,7 @@ void finish_migration(struct migration *mg, const struct serial *uart, const str
 		err(1, "pthread_join");
 	mg->pages[mg->rounds++] = send_dirty(mg);
 	virtq_log_writes(NULL);
-	finish_snapshot(mg->w, mg->vm, uart, pc, virtio, count);
+	finish_snapshot(mg->w, v);
 	if (clock_gettime(CLOCK_MONOTONIC, &now) == -1)
 		err(1, "clock_gettime");
 	fprintf(stderr, "vmm: moved in %u rounds, pages:", mg->rounds);

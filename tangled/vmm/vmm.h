@@ -134,11 +134,6 @@ struct snapshot_header {
 	__u64 ram_size;		/* bytes: the machine that goes on gets as much */
 };
 
-/* The serial port's registers and the level it gave its line. */
-struct uart_state {
-	__u8 ier, lcr, mcr, scr, dll, dlm, thr_empty, line;
-};
-
 struct machine_state {
 	struct kvm_regs regs;
 	struct kvm_sregs sregs;
@@ -175,17 +170,14 @@ struct snapshot_writer *start_snapshot(int fd, const char *name, const char *pat
 				       const struct vm *vm);
 void put_page(struct snapshot_writer *w, const struct vm *vm, __u64 page);
 unsigned long put_ram(struct snapshot_writer *w, const struct vm *vm);
-void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struct serial *uart,
-		     const struct pc *pc, struct virtio_mmio *const *virtio, size_t count);
-void save_machine(const struct vm *vm, const struct serial *uart, const struct pc *pc,
-		  struct virtio_mmio *const *virtio, size_t count, const char *path);
+void finish_snapshot(struct snapshot_writer *w, const struct vmm *v);
+void save_machine(const struct vmm *v, const char *path);
 __u64 fnv1a(__u64 hash, const void *data, size_t len);
 void open_snapshot(struct snapshot_reader *r, int fd, const char *name, size_t ram_max);
 void read_snapshot(struct snapshot_reader *r, const char *path, size_t ram_max);
 void read_machine(struct snapshot_reader *r, const struct vm *vm,
 		  struct virtio_mmio *const *virtio, size_t count, struct saved_machine *saved);
-void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
-		     struct pc *pc, struct virtio_mmio *const *virtio, size_t count);
+void restore_machine(struct snapshot_reader *r, struct vmm *v);
 /* migrate.c */
 #define ROUNDS_MAX	16	/* live rounds at most: then the guest stops whatever it writes */
 
@@ -204,8 +196,7 @@ struct migration {
 void prepare_migration(struct migration *mg, const struct vm *vm, struct pause *pause,
 		       const char *to);
 void start_migration(void *arg);
-void finish_migration(struct migration *mg, const struct serial *uart, const struct pc *pc,
-		      struct virtio_mmio *const *virtio, size_t count);
+void finish_migration(struct migration *mg, const struct vmm *v);
 int accept_one(const char *at, const char *who, unsigned int life);
 void receive_machine(struct snapshot_reader *r, const char *at, unsigned int life,
 		     size_t ram_max);

@@ -116,9 +116,10 @@ static void move_xsave(int vcpu, unsigned long request, __u32 *region, const cha
 	free(xsave);
 }
 
-static void save_state(const struct vm *vm, const struct serial *uart, const struct pc *pc,
-		       struct machine_state *s)
+static void save_state(const struct vmm *v, struct machine_state *s)
 {
+	const struct vm *vm = &v->m.vm;
+
 	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
 	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
 	state_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
@@ -135,11 +136,8 @@ static void save_state(const struct vm *vm, const struct serial *uart, const str
 	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->ioapic, "KVM_GET_IRQCHIP I/O APIC");
 	state_ioctl(vm->fd, KVM_GET_PIT2, &s->pit, "KVM_GET_PIT2");
 	state_ioctl(vm->fd, KVM_GET_CLOCK, &s->clock, "KVM_GET_CLOCK");
-	s->uart = (struct uart_state) {
-		uart->ier, uart->lcr, uart->mcr, uart->scr, uart->dll, uart->dlm,
-		uart->thr_empty, uart->line,
-	};
-	s->rtc_index = pc->rtc.index;
+	serial_save(&v->uart, &s->uart);
+	s->rtc_index = v->pc.rtc.index;
 }
 
 /* Version 3's header: the word version 2 keeps at zero holds the TSC's rate. */
@@ -236,19 +234,19 @@ static void put_devices(struct snapshot_writer *w, struct virtio_mmio *const *vi
 }
 
 /* The stopped machine's devices and state after the pages, and the checksum. */
-void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struct serial *uart,
-		     const struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
+void finish_snapshot(struct snapshot_writer *w, const struct vmm *v)
 {
+	const struct vm *vm = &v->m.vm;
 	struct machine_state *s = calloc(1, sizeof(*s));	/* zeros in the padding too */
 	struct kvm_msr_entry *msrs;
 	__u64 end = PAGES_END;
 
 	if (!s)
 		err(1, "calloc");
-	save_state(vm, uart, pc, s);	/* first: its first two reads may change the MSRs */
+	save_state(v, s);	/* first: its first two reads may change the MSRs */
 	msrs = save_msrs(vm, &s->nmsrs);
 	put(w, &end, sizeof(end));
-	put_devices(w, virtio, count);
+	put_devices(w, v->virtio, v->in_memory);
 	put(w, s, sizeof(*s));
 	put(w, msrs, s->nmsrs * sizeof(*msrs));
 	if (fwrite(&w->hash, sizeof(w->hash), 1, w->file) != 1 || fclose(w->file)) {
@@ -262,9 +260,9 @@ void finish_snapshot(struct snapshot_writer *w, const struct vm *vm, const struc
 }
 
 /* -S: the stopped machine to the file path. */
-void save_machine(const struct vm *vm, const struct serial *uart, const struct pc *pc,
-		  struct virtio_mmio *const *virtio, size_t count, const char *path)
+void save_machine(const struct vmm *v, const char *path)
 {
+	const struct vm *vm = &v->m.vm;
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	struct snapshot_writer *w;
 
@@ -272,7 +270,7 @@ void save_machine(const struct vm *vm, const struct serial *uart, const struct p
 		err(1, "%s", path);
 	w = start_snapshot(fd, path, path, vm);
 	put_ram(w, vm);
-	finish_snapshot(w, vm, uart, pc, virtio, count);
+	finish_snapshot(w, v);
 }
 
 /* The stream is not one to go on from: say why (a printf format) and stop. */
@@ -485,29 +483,21 @@ static void restore_msrs(const struct vm *vm, const struct saved_machine *saved)
 
 /* The devices, the vCPU complete: the serial port, the clock's index, the virtio
  * devices as read_devices set them up. */
-static void restore_devices(const struct saved_machine *saved, struct serial *uart, struct pc *pc,
-			    struct virtio_mmio *const *virtio, size_t count)
+static void restore_devices(const struct saved_machine *saved, struct vmm *v)
 {
 	const struct machine_state *s = &saved->state;
 	size_t i;
 
-	uart->ier = s->uart.ier;
-	uart->lcr = s->uart.lcr;
-	uart->mcr = s->uart.mcr;
-	uart->scr = s->uart.scr;
-	uart->dll = s->uart.dll;
-	uart->dlm = s->uart.dlm;
-	uart->thr_empty = s->uart.thr_empty;
-	uart->line = s->uart.line;
-	pc->rtc.index = s->rtc_index;
-	for (i = 0; i < count; i++)
-		*virtio[i] = saved->devices[i];
+	serial_restore(&v->uart, &s->uart);
+	v->pc.rtc.index = s->rtc_index;
+	for (i = 0; i < v->in_memory; i++)
+		*v->virtio[i] = saved->devices[i];
 }
 
 /* The chips, the vCPU and the devices, in the order above. */
-static void set_state(const struct vm *vm, struct saved_machine *saved, struct serial *uart,
-		      struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
+static void set_state(struct vmm *v, struct saved_machine *saved)
 {
+	const struct vm *vm = &v->m.vm;
 	struct machine_state *s = &saved->state;
 
 	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
@@ -522,7 +512,7 @@ static void set_state(const struct vm *vm, struct saved_machine *saved, struct s
 	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
 	restore_msrs(vm, saved);
 	state_ioctl(vm->vcpu, KVM_SET_DEBUGREGS, &s->debugregs, "KVM_SET_DEBUGREGS");
-	restore_devices(saved, uart, pc, virtio, count);
+	restore_devices(saved, v);
 	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
 	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
 	s->clock.flags = 0;	/* the time it holds, not a host's realtime with it */
@@ -542,16 +532,16 @@ static void set_tsc_rate(const struct snapshot_reader *r, const struct vm *vm)
 }
 
 /* The rate first, then the rest of the checked state. */
-void restore_machine(struct snapshot_reader *r, const struct vm *vm, struct serial *uart,
-		     struct pc *pc, struct virtio_mmio *const *virtio, size_t count)
+void restore_machine(struct snapshot_reader *r, struct vmm *v)
 {
+	const struct vm *vm = &v->m.vm;
 	struct saved_machine *saved = malloc(sizeof(*saved));
 
 	if (!saved)
 		err(1, "malloc");
-	read_machine(r, vm, virtio, count, saved);
+	read_machine(r, vm, v->virtio, v->in_memory, saved);
 	set_tsc_rate(r, vm);
-	set_state(vm, saved, uart, pc, virtio, count);
+	set_state(v, saved);
 	close(r->fd);
 	free(saved);
 }
