@@ -153,6 +153,8 @@ static void parse_options(struct vmm *v, int argc, char **argv)
 		errx(2, "-c %d: saving and moving handle one vCPU", o->cpus);
 	if ((o->restore || o->incoming) && o->ram)
 		errx(2, "-R and -I take RAM from the machine that comes (no -m)");
+	if ((o->restore || o->incoming) && argc != optind)
+		errx(2, "-R and -I take no BZIMAGE INITRD CMDLINE: the machine that comes has them");
 	if (o->restore)
 		read_snapshot(&v->from, o->restore, (size_t)RAM_MAX << 20);
 	if (o->incoming)
