@@ -223,6 +223,7 @@ void lock(pthread_mutex_t *mutex);
 void unlock(pthread_mutex_t *mutex);
 int create_vcpu_with_id(int vmfd, int id);
 void add_vcpus(struct smp_machine *sm);
+bool enter_vcpu(int fd, int id, unsigned long *eagains);
 void set_entry(int vcpufd, __u64 rip, __u64 rbx);
 void install_kick(void);
 void start_vcpu(struct vcpu_thread *v);

@@ -94,6 +94,25 @@ void set_entry(int vcpufd, __u64 rip, __u64 rbx)
 		err(1, "KVM_SET_REGS");
 }
 
+/*
+ * KVM_RUN on vCPU id's fd until it comes back to the VMM: true at an exit, false when
+ * a signal ended the run.  A vCPU still waiting for INIT and SIPI goes back in, counted in
+ * eagains if that is not NULL.  Every later VMM of the book enters its vCPUs here.
+ */
+bool enter_vcpu(int fd, int id, unsigned long *eagains)
+{
+	for (;;) {
+		if (ioctl(fd, KVM_RUN, 0) == 0)
+			return true;
+		if (errno == EINTR)
+			return false;
+		if (errno != EAGAIN)
+			err(1, "KVM_RUN on vCPU %d", id);
+		if (eagains)
+			(*eagains)++;
+	}
+}
+
 /* Handle the exit that ended this vCPU's KVM_RUN; true when the guest is done. */
 static bool handle_vcpu_exit(struct vcpu_thread *v)
 {
@@ -113,13 +132,7 @@ static void *run_vcpu(void *arg)
 	own_run = v->run;
 	mask_kick(SIG_UNBLOCK);
 	for (;;) {
-		if (ioctl(v->fd, KVM_RUN, 0) == -1) {
-			if (errno == EAGAIN) {
-				v->eagains++;
-				continue;
-			}
-			if (errno != EINTR)
-				err(1, "KVM_RUN on vCPU %d", v->id);
+		if (!enter_vcpu(v->fd, v->id, &v->eagains)) {
 			v->stopped = true;
 			break;
 		}

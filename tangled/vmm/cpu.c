@@ -88,9 +88,7 @@ static bool handle_pc_exit(struct vmm *v)
 void run_pc(struct vmm *v)
 {
 	do {
-		if (ioctl(v->m.vm.vcpu, KVM_RUN, 0) == -1) {
-			if (errno != EINTR)
-				err(1, "KVM_RUN");
+		if (!enter_vcpu(v->m.vm.vcpu, 0, NULL)) {
 			if (machine_ended(v))
 				break;
 			errx(1, "Linux did not reset within %u s", v->o.life);

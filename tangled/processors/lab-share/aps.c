@@ -84,21 +84,18 @@ static void *run_ap(void *arg)
 {
 	struct ap *ap = arg;
 	struct aps *aps = ap->aps;
-	bool done;
+	bool done = false;
 
-	do {
-		if (ioctl(ap->fd, KVM_RUN, 0) == -1) {
-			if (errno == EAGAIN)	/* its wait for INIT and SIPI ended */
-				continue;
-			err(1, "KVM_RUN on vCPU %d", ap->id);
-		}
+	while (!done) {
+		if (!enter_vcpu(ap->fd, ap->id, NULL))
+			continue;	/* a signal: none is meant for this thread */
 		lock(aps->mutex);
 		aps->m->exits++;
 		done = dispatch_exit(aps->m, ap->run);
 		if (done)
 			aps->m->done = true;
 		unlock(aps->mutex);
-	} while (!done);
+	}
 	pause_vcpu(aps->pause);
 	return NULL;
 }
