@@ -4,7 +4,6 @@
 
 #define RAM_SIZE	0x2000	/* two pages of guest memory */
 #define RUN_PAGES	2	/* struct kvm_run, then the data of a port access */
-#define PAGE_SIZE	0x1000
 
 enum exit_kind { PORT_IN, PORT_OUT, MMIO_READ, MMIO_WRITE, STORE, KINDS };
 

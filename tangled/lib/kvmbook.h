@@ -155,7 +155,7 @@ int bind_irqfd(const struct vm *vm, __u32 gsi);
 #define UART_MCR_LOOP	0x10	/* loopback: MCR's outputs come back in MSR */
 #define UART_LSR	5	/* line status */
 #define UART_LSR_DR	0x01	/* a received byte is waiting */
-#define UART_LSR_THRE	0x60	/* ready to send (THR and shifter empty) */
+#define UART_LSR_TX_IDLE	0x60	/* ready to send (THR and shifter empty) */
 #define UART_MSR	6	/* modem status */
 #define UART_MSR_LINES	0xb0	/* carrier, data set ready, clear to send */
 #define UART_SCR	7	/* scratch */
@@ -272,7 +272,6 @@ int virtq_serve(const struct vm *vm, struct virtq *q, virtq_buffer fn, void *sta
 bool virtq_wants_interrupt(const struct vm *vm, const struct virtq *q);
 bool virtq_has_chain(const struct vm *vm, const struct virtq *q);
 int virtq_refuse(struct virtq *q, const char *why);
-#define VIRTQ_LOG_PAGE	4096	/* bytes a bit of the log stands for: a page of KVM's log */
 void virtq_log_writes(__u64 *log);
 /* virtio-mmio.c */
 #define VIRTIO_QUEUES		2	/* the most queues a device of this VMM has */

@@ -67,7 +67,7 @@ static __u8 serial_register(struct serial *uart, __u64 offset)
 	case UART_MCR:
 		return uart->mcr;
 	case UART_LSR:
-		value = UART_LSR_THRE | (uart->io.pos < uart->io.len ? UART_LSR_DR : 0);
+		value = UART_LSR_TX_IDLE | (uart->io.pos < uart->io.len ? UART_LSR_DR : 0);
 		if (!(value & UART_LSR_DR) && uart->io.refill)
 			uart->io.refill(uart->io.owner);	/* found empty: more may come in */
 		return value;

@@ -20,7 +20,7 @@ static void log_written(__u64 addr, __u64 len)
 
 	if (!log || !len)
 		return;
-	for (page = addr / VIRTQ_LOG_PAGE; page <= (addr + len - 1) / VIRTQ_LOG_PAGE; page++)
+	for (page = addr / PAGE_SIZE; page <= (addr + len - 1) / PAGE_SIZE; page++)
 		__atomic_fetch_or(&log[page / 64], 1ull << page % 64, __ATOMIC_SEQ_CST);
 }
 

@@ -61,8 +61,8 @@ void prepare_migration(struct migration *mg, const struct vm *vm, struct pause *
 	*mg = (struct migration) {
 		.vm = vm, .pause = pause,
 		.w = start_snapshot(fd, to, NULL, vm),
-		.bitmap = calloc((vm->mem_size / PAGE + 63) / 64, sizeof(__u64)),
-		.written = calloc((vm->mem_size / PAGE + 63) / 64, sizeof(__u64)),
+		.bitmap = calloc((vm->mem_size / PAGE_SIZE + 63) / 64, sizeof(__u64)),
+		.written = calloc((vm->mem_size / PAGE_SIZE + 63) / 64, sizeof(__u64)),
 	};
 	if (!mg->bitmap || !mg->written)
 		err(1, "calloc");
@@ -77,9 +77,9 @@ static unsigned long send_dirty(struct migration *mg)
 
 	if (ioctl(mg->vm->fd, KVM_GET_DIRTY_LOG, &log) == -1)
 		err(1, "KVM_GET_DIRTY_LOG");
-	for (word = 0; word < (mg->vm->mem_size / PAGE + 63) / 64; word++)
+	for (word = 0; word < (mg->vm->mem_size / PAGE_SIZE + 63) / 64; word++)
 		mg->bitmap[word] |= __atomic_exchange_n(&mg->written[word], 0, __ATOMIC_SEQ_CST);
-	for (page = 0; page < mg->vm->mem_size / PAGE; page++) {
+	for (page = 0; page < mg->vm->mem_size / PAGE_SIZE; page++) {
 		if (mg->bitmap[page / 64] & 1ULL << page % 64) {
 			put_page(mg->w, mg->vm, page);
 			sent++;

@@ -120,7 +120,6 @@ void pause_vcpu(void *arg);
 void create_aps(struct aps *aps, const struct vm *vm, int count);
 void start_aps(struct aps *aps, struct machine *m, pthread_mutex_t *mutex, struct pause *pause);
 /* snapshot.c */
-#define PAGE		4096	/* bytes: the unit of RAM in a snapshot and in KVM's dirty log */
 #define FNV_OFFSET	0xcbf29ce484222325ULL	/* the checksum of nothing */
 
 #define SNAPSHOT_MAGIC		"kvmbook"	/* and its NUL: 8 bytes */

@@ -188,18 +188,18 @@ struct snapshot_writer *start_snapshot(int fd, const char *name, const char *pat
  * bytes the checksum reads must be the same bytes. */
 void put_page(struct snapshot_writer *w, const struct vm *vm, __u64 page)
 {
-	__u8 copy[PAGE];
+	__u8 copy[PAGE_SIZE];
 
-	memcpy(copy, (const __u8 *)vm->mem + page * PAGE, PAGE);
+	memcpy(copy, (const __u8 *)vm->mem + page * PAGE_SIZE, PAGE_SIZE);
 	put(w, &page, sizeof(page));
-	put(w, copy, PAGE);
+	put(w, copy, PAGE_SIZE);
 }
 
 static bool all_zeros(const __u8 *page)
 {
 	size_t i;
 
-	for (i = 0; i < PAGE; i++)
+	for (i = 0; i < PAGE_SIZE; i++)
 		if (page[i])
 			return false;
 	return true;
@@ -211,8 +211,8 @@ unsigned long put_ram(struct snapshot_writer *w, const struct vm *vm)
 	unsigned long sent = 0;
 	__u64 page;
 
-	for (page = 0; page < vm->mem_size / PAGE; page++) {
-		if (!all_zeros((const __u8 *)vm->mem + page * PAGE)) {
+	for (page = 0; page < vm->mem_size / PAGE_SIZE; page++) {
+		if (!all_zeros((const __u8 *)vm->mem + page * PAGE_SIZE)) {
 			put_page(w, vm, page);
 			sent++;
 		}
@@ -312,7 +312,7 @@ void open_snapshot(struct snapshot_reader *r, int fd, const char *name, size_t r
 	if (r->header.version != SNAPSHOT_VERSION)
 		refuse(r, "its stream is version %u, and this VMM reads version %d",
 		       r->header.version, SNAPSHOT_VERSION);
-	if (!r->header.ram_size || r->header.ram_size % PAGE || r->header.ram_size > ram_max)
+	if (!r->header.ram_size || r->header.ram_size % PAGE_SIZE || r->header.ram_size > ram_max)
 		refuse(r, "a size of RAM this VMM cannot give");
 }
 
@@ -407,9 +407,9 @@ void read_machine(struct snapshot_reader *r, const struct vm *vm,
 		get(r, &page, sizeof(page));
 		if (page == PAGES_END)
 			break;
-		if (page >= vm->mem_size / PAGE)
+		if (page >= vm->mem_size / PAGE_SIZE)
 			refuse(r, "a page outside its RAM");
-		get(r, (__u8 *)vm->mem + page * PAGE, PAGE);
+		get(r, (__u8 *)vm->mem + page * PAGE_SIZE, PAGE_SIZE);
 	}
 	read_devices(r, virtio, count, saved->devices);
 	get(r, &saved->state, sizeof(saved->state));
