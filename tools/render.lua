@@ -10,6 +10,8 @@
 -- - The guide's links to the HTML book become plain text in the PDF.
 -- - A figure named without an extension (book/README.md) becomes the PDF
 --   drawing in LaTeX, the SVG one elsewhere.
+-- - A part's heading (tools/xref.lua) is a part page in LaTeX, \part, and elsewhere
+--   reads "Part I: its title"; LaTeX letters the appendices after \appendix.
 -- - In the EPUB each chunk use in code (a marker from nw2md.awk) becomes the
 --   chunk's name and number, unlinked: the refs file is KVMBOOK_REFS.
 
@@ -72,6 +74,22 @@ function Pandoc(doc)
 			end,
 		})
 	end
+	local first_appendix = true
+	doc = doc:walk({
+		Header = function(h)
+			if h.classes:includes("part") then
+				if FORMAT == "latex" then
+					return pandoc.RawBlock("latex", "\\part{" .. pandoc.utils.stringify(h.content) .. "}")
+				end
+				h.content = pandoc.Inlines("Part " .. h.attributes.part .. ": ") .. h.content
+				return h
+			end
+			if h.classes:includes("appendix") and FORMAT == "latex" and first_appendix then
+				first_appendix = false
+				return { pandoc.RawBlock("latex", "\\appendix"), h }
+			end
+		end,
+	})
 	local blocks = rights(doc.meta)
 	if FORMAT == "latex" then
 		-- The guide's links into the HTML book are plain text on paper.
