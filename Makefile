@@ -29,6 +29,7 @@ programs:			## Compile the book's programs (they run only in the guest)
 	@tools/build-programs $(BUILD)/programs
 
 stage:				## A chapter's programs as they stand at its end: make stage CHAPTER=87|94-disk
+	@tools/need tangle
 	@tools/stage $(CHAPTER)
 
 # Running the book inside a freshly built, patched kernel
