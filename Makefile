@@ -28,6 +28,10 @@ weave:				## Render the book, its student edition and guide to build/book/
 programs:			## Compile the book's programs (they run only in the guest)
 	@tools/build-programs $(BUILD)/programs
 
+stage:				## A chapter's programs as they stand at its end: make stage CHAPTER=87|94-disk
+	@tools/need tangle
+	@tools/stage $(CHAPTER)
+
 # Running the book inside a freshly built, patched kernel
 kernel:				## Build the patched guest kernel, its sample and selftests, and the SMP nested one
 	@tools/build-kernel
@@ -53,10 +57,11 @@ grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
 # that passed is not run again while what it depends on stays the same
 # (tools/depends; each boot by what it boots, tools/check-kernel): it says SKIP
 # and since when.  FRESH=1 runs every check regardless; CI's fresh clone always does.
-CHECKS := check-tangle check-guests check-programs check-fuzz check-patches check-map check-book check-kernel check-checks
+CHECKS := check-tangle check-guests check-programs check-stages check-fuzz check-patches check-map check-book \
+	check-kernel check-checks
 TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map \
 	test-check-prose-symbols test-check-guests test-check-kernel test-mutations \
-	test-unrestricted-guest test-reuse
+	test-unrestricted-guest test-reuse test-stages
 REUSE := tools/reuse
 export FRESH RUN
 
@@ -71,6 +76,9 @@ check-guests:			## Each guest's bytes are what GNU as makes of its source
 	@$(REUSE) $@ tools/check-guests
 
 check-programs: programs	## The programs compile warning-free and pass cppcheck
+
+check-stages:			## Each chapter's programs, from chapter 80 on, build from the chapters up to it
+	@$(REUSE) $@ tools/check-stages
 
 check-book: weave		## The HTML in Chromium, the PDFs' text, the EPUB by EPUBCheck
 	@$(REUSE) check-browser tools/check-browser $(BUILD)/book
@@ -101,7 +109,7 @@ bench:				## Time make check, each boot, the devices, the VMM against microvm (n
 	@tools/bench
 
 clean:				## Remove build products (keeps the unpacked kernel tree)
-	rm -rf $(BUILD)/book $(BUILD)/programs $(BUILD)/program-cache $(BUILD)/fuzz
+	rm -rf $(BUILD)/book $(BUILD)/programs $(BUILD)/program-cache $(BUILD)/stages $(BUILD)/fuzz
 
-.PHONY: help all book packages tangle weave programs kernel run shell vmm-shell try grade check check-tangle check-guests check-programs \
-	check-fuzz check-patches check-map check-book check-kernel check-checks fuzz bench clean
+.PHONY: help all book packages tangle weave programs stage kernel run shell vmm-shell try grade check check-tangle check-guests check-programs \
+	check-stages check-fuzz check-patches check-map check-book check-kernel check-checks fuzz bench clean
