@@ -314,6 +314,16 @@ static void run_until_halt(const struct vm *vm)
 }
 
 #undef static
+/* The ioctl's result; its failure ends the program, naming the request. */
+int kvm_ioctl(int fd, unsigned long request, void *arg, const char *name)
+{
+	int ret = ioctl(fd, request, arg);
+
+	if (ret == -1)
+		err(1, "%s", name);
+	return ret;
+}
+
 /* Part I's VM with the guest's code, changed by change before its first KVM_RUN. */
 void run_with_change(const __u8 *code, size_t size, void (*change)(struct vm *vm))
 {
@@ -326,13 +336,11 @@ void run_with_change(const __u8 *code, size_t size, void (*change)(struct vm *vm
 
 void get_sregs(int vcpufd, struct kvm_sregs *sregs)
 {
-	if (ioctl(vcpufd, KVM_GET_SREGS, sregs) == -1)
-		err(1, "KVM_GET_SREGS");
+	kvm_ioctl(vcpufd, KVM_GET_SREGS, sregs, "KVM_GET_SREGS");
 }
 
 void set_sregs(int vcpufd, const struct kvm_sregs *sregs)
 {
-	if (ioctl(vcpufd, KVM_SET_SREGS, sregs) == -1)
-		err(1, "KVM_SET_SREGS");
+	kvm_ioctl(vcpufd, KVM_SET_SREGS, (void *)sregs, "KVM_SET_SREGS");
 }
 

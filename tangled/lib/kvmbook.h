@@ -70,6 +70,7 @@ void stop_guest(int signal);
 void start_timer(struct kvm_run *run);
 void stop_timer(void);
 
+int kvm_ioctl(int fd, unsigned long request, void *arg, const char *name);
 void run_with_change(const __u8 *code, size_t size, void (*change)(struct vm *vm));
 void get_sregs(int vcpufd, struct kvm_sregs *sregs);
 void set_sregs(int vcpufd, const struct kvm_sregs *sregs);
