@@ -127,6 +127,8 @@ static void create_machine(struct vm *vm, const __u8 *code, size_t size)
 	vm->fd = create_vm(vm->kvm);
 	vm->mem = add_guest_memory(vm->fd);
 	load_code(vm->mem, code, size);
+	vm->mem_base = GUEST_ADDR;
+	vm->mem_size = GUEST_MEM_SIZE;
 }
 
 /* The vCPU, with its run structure mapped and its registers set. */
@@ -322,6 +324,16 @@ int kvm_ioctl(int fd, unsigned long request, void *arg, const char *name)
 	if (ret == -1)
 		err(1, "%s", name);
 	return ret;
+}
+
+/* This process's pointer to len bytes at guest-physical gpa, or NULL if not all are there. */
+void *guest_ptr(const struct vm *vm, __u64 gpa, __u64 len)
+{
+	__u64 offset = gpa - vm->mem_base;
+
+	if (gpa < vm->mem_base || offset > vm->mem_size || len > vm->mem_size - offset)
+		return NULL;
+	return (char *)vm->mem + offset;
 }
 
 /* Part I's VM with the guest's code, changed by change before its first KVM_RUN. */

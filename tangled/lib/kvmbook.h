@@ -22,14 +22,15 @@
 #define SERIAL_PORT	0x3f8	/* COM1, the PC's first serial port */
 #define GUEST_MEM_SIZE	0x1000	/* one page */
 #define RUN_TIMEOUT	3	/* seconds the guest gets to halt */
-/* What a VMM keeps for a VM with one vCPU, and the size of its RAM. */
+/* What a VMM keeps for a VM with one vCPU, and where its memory is. */
 struct vm {
 	int kvm;		/* /dev/kvm: system ioctls */
 	int fd;			/* the VM: its memory and its vCPUs */
 	int vcpu;		/* the vCPU: its registers, KVM_RUN */
 	void *mem;		/* the guest's memory, as this process sees it */
 	struct kvm_run *run;	/* shared with the kernel: why KVM_RUN returned */
-	size_t mem_size;	/* bytes of RAM from guest-physical 0, where mem is RAM */
+	__u64 mem_base;		/* guest-physical address of mem[0] */
+	size_t mem_size;	/* bytes of memory from there */
 };
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -227,8 +228,7 @@ struct kvm_cpuid2 *get_supported_cpuid(int kvm);
 void hide_virtualization(struct kvm_cpuid2 *cpuid);
 void offer_hypervisor_bits(int kvm, struct kvm_cpuid2 *cpuid);
 void set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid);
-/* The linking VMM's: len bytes of guest memory at addr, or NULL if not all are there. */
-void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len);
+void *guest_ptr(const struct vm *vm, __u64 gpa, __u64 len);
 /* virtq.c */
 #define VIRTQ_SIZE	64	/* the most entries a queue may have */
 #define VIRTQ_CHAIN_MAX	(64 << 10)	/* the most bytes a chain may hold */

@@ -21,7 +21,7 @@ static void watch_writes(int vcpufd, __u64 addr)
 static void report_write(const struct vm *vm)
 {
 	const struct kvm_debug_exit_arch *debug = &vm->run->debug.arch;
-	const __u8 *count = (const __u8 *)vm->mem + (WATCH_ADDR - GUEST_ADDR);
+	const __u8 *count = guest_ptr(vm, WATCH_ADDR, 2);
 
 	printf("stopped at 0x%llx by #DB, dr6 0x%llx (B0 %d): 0x%x holds %d\n",
 	       (unsigned long long)debug->pc, (unsigned long long)debug->dr6,

@@ -46,6 +46,7 @@ void register_ram(const struct vm *vm, __u32 flags)
 
 static void add_ram(struct vm *vm, size_t size)
 {
+	vm->mem_base = 0;
 	vm->mem_size = size;
 	vm->mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -65,12 +66,5 @@ void create_pc(struct vm *vm, size_t ram)
 	set_intel_addresses(vm->fd);
 	create_chips(vm->fd);
 	add_ram(vm, ram);
-}
-
-void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len)
-{
-	if (addr > vm->mem_size || len > vm->mem_size - addr)
-		return NULL;
-	return (char *)vm->mem + addr;
 }
 
