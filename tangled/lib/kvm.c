@@ -336,6 +336,30 @@ void *guest_ptr(const struct vm *vm, __u64 gpa, __u64 len)
 	return (char *)vm->mem + offset;
 }
 
+/* Make size bytes at mem the guest's at gpa, as slot; again, change the slot's flags. */
+void set_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, void *mem, __u32 flags)
+{
+	struct kvm_userspace_memory_region region = {
+		.slot = slot, .flags = flags, .guest_phys_addr = gpa,
+		.memory_size = size, .userspace_addr = (unsigned long)mem,
+	};
+
+	if (ioctl(vmfd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
+		err(1, "KVM_SET_USER_MEMORY_REGION slot %u", slot);
+}
+
+/* New memory, zeros, as the guest's size bytes at gpa: slot's. */
+void *add_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, __u32 flags)
+{
+	void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (mem == MAP_FAILED)
+		err(1, "mmap slot %u", slot);
+	set_memory_slot(vmfd, slot, gpa, size, mem, flags);
+	return mem;
+}
+
 /* Part I's VM with the guest's code, changed by change before its first KVM_RUN. */
 void run_with_change(const __u8 *code, size_t size, void (*change)(struct vm *vm))
 {
