@@ -21,12 +21,6 @@ static void report_stop(const struct vm *vm, const struct kvm_regs *regs)
 	flush_stdout();
 }
 
-static void set_regs(int vcpufd, const struct kvm_regs *regs)
-{
-	if (ioctl(vcpufd, KVM_SET_REGS, regs) == -1)
-		err(1, "KVM_SET_REGS");
-}
-
 /* Let the guest go on past the breakpoint it stopped at. */
 static void resume_past_breakpoint(struct vm *vm, struct kvm_regs *regs, __u8 saved)
 {
@@ -34,7 +28,7 @@ static void resume_past_breakpoint(struct vm *vm, struct kvm_regs *regs, __u8 sa
 		*(__u8 *)guest_ptr(vm, BREAK_ADDR, 1) = saved;	/* int3 removed */
 	} else {
 		regs->rflags |= RFLAGS_RF;	/* DR0 stays armed */
-		set_regs(vm->vcpu, regs);
+		kvm_ioctl(vm->vcpu, KVM_SET_REGS, regs, "KVM_SET_REGS");
 	}
 }
 

@@ -14,8 +14,7 @@ static void watch_writes(int vcpufd, __u64 addr)
 
 	debug.arch.debugreg[0] = addr;
 	debug.arch.debugreg[7] = DR7_L0 | DR7_RW0_WRITE | DR7_LEN0_2;
-	if (ioctl(vcpufd, KVM_SET_GUEST_DEBUG, &debug) == -1)
-		err(1, "KVM_SET_GUEST_DEBUG");
+	kvm_ioctl(vcpufd, KVM_SET_GUEST_DEBUG, &debug, "KVM_SET_GUEST_DEBUG");
 }
 
 static void report_write(const struct vm *vm)
