@@ -198,7 +198,7 @@ void destroy_vm(struct vm *vm)
 {
 	int size = kvm_ioctl(vm->kvm, KVM_GET_VCPU_MMAP_SIZE, NULL, "KVM_GET_VCPU_MMAP_SIZE");
 
-	if (munmap(vm->run, size) == -1 || munmap(vm->mem, GUEST_MEM_SIZE) == -1)
+	if (munmap(vm->run, size) == -1 || munmap(vm->mem, vm->mem_size) == -1)
 		err(1, "munmap");
 	if (close(vm->vcpu) == -1 || close(vm->fd) == -1 || close(vm->kvm) == -1)
 		err(1, "close");
@@ -210,6 +210,8 @@ void create_empty_vm(struct vm *vm, bool chips)
 	vm->kvm = open_kvm();
 	vm->fd = create_vm(vm->kvm);
 	vm->mem = add_guest_memory(vm->fd);	/* zeros */
+	vm->mem_base = GUEST_ADDR;		/* Part I's page, for guest_ptr */
+	vm->mem_size = GUEST_MEM_SIZE;
 	if (chips)
 		create_irqchip_and_pit(vm->fd);
 	vm->vcpu = create_vcpu(vm->fd);		/* as after a reset */
