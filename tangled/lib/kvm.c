@@ -336,7 +336,7 @@ void *guest_ptr(const struct vm *vm, __u64 gpa, __u64 len)
 	return (char *)vm->mem + offset;
 }
 
-/* Make size bytes at mem the guest's at gpa, as slot; again, change the slot's flags. */
+/* Make size bytes at mem the guest's at gpa, as slot; for a slot made, change its flags. */
 void set_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, void *mem, __u32 flags)
 {
 	struct kvm_userspace_memory_region region = {
@@ -348,7 +348,7 @@ void set_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, void *mem, __u
 		err(1, "KVM_SET_USER_MEMORY_REGION slot %u", slot);
 }
 
-/* New memory, zeros, as the guest's size bytes at gpa: slot's. */
+/* size bytes of new memory, zeros, made the guest's at gpa as slot: where they are here. */
 void *add_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, __u32 flags)
 {
 	void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
