@@ -9,8 +9,7 @@ static void user_space_msr(int vmfd, __u64 reasons)
 		.args[0] = reasons,
 	};
 
-	if (ioctl(vmfd, KVM_ENABLE_CAP, &cap) == -1)
-		err(1, "KVM_ENABLE_CAP KVM_CAP_X86_USER_SPACE_MSR");
+	kvm_ioctl(vmfd, KVM_ENABLE_CAP, &cap, "KVM_ENABLE_CAP KVM_CAP_X86_USER_SPACE_MSR");
 }
 
 #define VMM_MSR_VALUE	0x0000cafe	/* what the VMM's own copy starts at */

@@ -18,8 +18,7 @@ static bool msr_listed(int kvm, __u32 index)
 	if (!list)
 		err(1, "calloc");
 	list->nmsrs = probe.nmsrs;
-	if (ioctl(kvm, KVM_GET_MSR_INDEX_LIST, list) == -1)
-		err(1, "KVM_GET_MSR_INDEX_LIST");
+	kvm_ioctl(kvm, KVM_GET_MSR_INDEX_LIST, list, "KVM_GET_MSR_INDEX_LIST");
 	for (i = 0; i < list->nmsrs; i++)
 		found |= list->indices[i] == index;
 	print_count("MSRs KVM lists", list->nmsrs);
@@ -43,10 +42,8 @@ _Static_assert(offsetof(struct one_msr, entry) == sizeof(struct kvm_msrs),
 static __u64 get_msr(int vcpufd, __u32 index)
 {
 	struct one_msr m = { .nmsrs = 1, .entry.index = index };
-	int n = ioctl(vcpufd, KVM_GET_MSRS, &m);
+	int n = kvm_ioctl(vcpufd, KVM_GET_MSRS, &m, "KVM_GET_MSRS");
 
-	if (n == -1)
-		err(1, "KVM_GET_MSRS");
 	if (n != 1)
 		errx(1, "KVM_GET_MSRS: MSR 0x%x not read", index);
 	return m.entry.data;
@@ -55,10 +52,8 @@ static __u64 get_msr(int vcpufd, __u32 index)
 static void set_msr(int vcpufd, __u32 index, __u64 data)
 {
 	struct one_msr m = { .nmsrs = 1, .entry = { .index = index, .data = data } };
-	int n = ioctl(vcpufd, KVM_SET_MSRS, &m);
+	int n = kvm_ioctl(vcpufd, KVM_SET_MSRS, &m, "KVM_SET_MSRS");
 
-	if (n == -1)
-		err(1, "KVM_SET_MSRS");
 	if (n != 1)
 		errx(1, "KVM_SET_MSRS: MSR 0x%x not written", index);
 }
@@ -71,8 +66,7 @@ static void user_space_msr(int vmfd, __u64 reasons)
 		.args[0] = reasons,
 	};
 
-	if (ioctl(vmfd, KVM_ENABLE_CAP, &cap) == -1)
-		err(1, "KVM_ENABLE_CAP KVM_CAP_X86_USER_SPACE_MSR");
+	kvm_ioctl(vmfd, KVM_ENABLE_CAP, &cap, "KVM_ENABLE_CAP KVM_CAP_X86_USER_SPACE_MSR");
 }
 
 /* Deny the guest both kinds of access to index, so that KVM hands them to us. */
@@ -90,8 +84,7 @@ static void filter_msr(int vmfd, __u32 index)
 	};
 
 	user_space_msr(vmfd, KVM_MSR_EXIT_REASON_FILTER);
-	if (ioctl(vmfd, KVM_X86_SET_MSR_FILTER, &filter) == -1)
-		err(1, "KVM_X86_SET_MSR_FILTER");
+	kvm_ioctl(vmfd, KVM_X86_SET_MSR_FILTER, &filter, "KVM_X86_SET_MSR_FILTER");
 }
 
 #define VMM_MSR_VALUE	0x0000cafe	/* what the VMM's own copy starts at */

@@ -14,8 +14,7 @@ static struct kvm_coalesced_mmio_ring *coalesce_console_data(struct machine *m)
 	};
 
 	check_extension(m->vm.kvm, KVM_CAP_COALESCED_MMIO, "KVM_CAP_COALESCED_MMIO");
-	if (ioctl(m->vm.fd, KVM_REGISTER_COALESCED_MMIO, &zone) == -1)
-		err(1, "KVM_REGISTER_COALESCED_MMIO");
+	kvm_ioctl(m->vm.fd, KVM_REGISTER_COALESCED_MMIO, &zone, "KVM_REGISTER_COALESCED_MMIO");
 	return (void *)((char *)m->vm.run +
 			KVM_COALESCED_MMIO_PAGE_OFFSET * sysconf(_SC_PAGESIZE));
 }

@@ -70,7 +70,7 @@ static void *doorbell_thread(void *arg)
 #include "guests/doorbell.h"
 static void print_guest_buffer(const struct vm *vm)
 {
-	const char *buffer = (const char *)vm->mem + (BUFFER_ADDR - GUEST_ADDR);
+	const char *buffer = guest_ptr(vm, BUFFER_ADDR, MAILBOX_ADDR - BUFFER_ADDR);
 	int len = strnlen(buffer, MAILBOX_ADDR - BUFFER_ADDR);
 
 	printf("%.*s", len, buffer);
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 	create_irqchip_and_pit(m.vm.fd);
 	add_vcpu(&m.vm);
 	mb.vmfd = m.vm.fd;
-	mb.slot = (__u8 *)m.vm.mem + (MAILBOX_ADDR - GUEST_ADDR);
+	mb.slot = guest_ptr(&m.vm, MAILBOX_ADDR, 1);
 	if (!strcmp(argv[1], "irqfd"))
 		mb.irqfd = bind_irqfd(&m.vm, MAILBOX_IRQ);
 	if (strcmp(argv[1], "exit")) {

@@ -6,8 +6,7 @@ static void print_pic(int vmfd)
 {
 	struct kvm_irqchip chip = { .chip_id = KVM_IRQCHIP_PIC_MASTER };
 
-	if (ioctl(vmfd, KVM_GET_IRQCHIP, &chip) == -1)
-		err(1, "KVM_GET_IRQCHIP");
+	kvm_ioctl(vmfd, KVM_GET_IRQCHIP, &chip, "KVM_GET_IRQCHIP");
 	printf("pic master irq_base 0x%02x imr 0x%02x isr 0x%02x\n",
 	       chip.chip.pic.irq_base, chip.chip.pic.imr, chip.chip.pic.isr);
 }
@@ -16,8 +15,7 @@ static void print_pit(int vmfd)
 {
 	struct kvm_pit_state2 pit;
 
-	if (ioctl(vmfd, KVM_GET_PIT2, &pit) == -1)
-		err(1, "KVM_GET_PIT2");
+	kvm_ioctl(vmfd, KVM_GET_PIT2, &pit, "KVM_GET_PIT2");
 	printf("pit channel 0 count %u mode %u rw_mode %u\n",
 	       pit.channels[0].count, pit.channels[0].mode, pit.channels[0].rw_mode);
 }

@@ -6,8 +6,7 @@ static void print_registers(int vcpufd)
 {
 	struct kvm_regs regs;
 
-	if (ioctl(vcpufd, KVM_GET_REGS, &regs) == -1)
-		err(1, "KVM_GET_REGS");
+	kvm_ioctl(vcpufd, KVM_GET_REGS, &regs, "KVM_GET_REGS");
 	printf("rax 0x%llx rbx 0x%llx rdx 0x%llx rip 0x%llx\n",
 	       (unsigned long long)regs.rax, (unsigned long long)regs.rbx,
 	       (unsigned long long)regs.rdx, (unsigned long long)regs.rip);

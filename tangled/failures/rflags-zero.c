@@ -6,13 +6,10 @@ static void change_initial_state(struct vm *vm)
 {
 	struct kvm_regs regs;
 
-	if (ioctl(vm->vcpu, KVM_GET_REGS, &regs) == -1)
-		err(1, "KVM_GET_REGS");
+	kvm_ioctl(vm->vcpu, KVM_GET_REGS, &regs, "KVM_GET_REGS");
 	regs.rflags = 0;
-	if (ioctl(vm->vcpu, KVM_SET_REGS, &regs) == -1)
-		err(1, "KVM_SET_REGS");
-	if (ioctl(vm->vcpu, KVM_GET_REGS, &regs) == -1)
-		err(1, "KVM_GET_REGS");
+	kvm_ioctl(vm->vcpu, KVM_SET_REGS, &regs, "KVM_SET_REGS");
+	kvm_ioctl(vm->vcpu, KVM_GET_REGS, &regs, "KVM_GET_REGS");
 	printf("wrote rflags 0x0, read back 0x%llx\n", (unsigned long long)regs.rflags);
 }
 int main(void)

@@ -95,7 +95,6 @@ void offer_hypervisor_bits(int kvm, struct kvm_cpuid2 *cpuid)
 
 void set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid)
 {
-	if (ioctl(vcpufd, KVM_SET_CPUID2, cpuid) == -1)
-		err(1, "KVM_SET_CPUID2");
+	kvm_ioctl(vcpufd, KVM_SET_CPUID2, (void *)cpuid, "KVM_SET_CPUID2");
 }
 

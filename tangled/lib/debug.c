@@ -11,13 +11,11 @@ void set_guest_debug(int vcpufd, __u32 control, __u64 dr0)
 		debug.arch.debugreg[0] = dr0;
 		debug.arch.debugreg[7] = DR7_L0;	/* on execution, one byte */
 	}
-	if (ioctl(vcpufd, KVM_SET_GUEST_DEBUG, &debug) == -1)
-		err(1, "KVM_SET_GUEST_DEBUG");
+	kvm_ioctl(vcpufd, KVM_SET_GUEST_DEBUG, &debug, "KVM_SET_GUEST_DEBUG");
 }
 
 void get_regs(int vcpufd, struct kvm_regs *regs)
 {
-	if (ioctl(vcpufd, KVM_GET_REGS, regs) == -1)
-		err(1, "KVM_GET_REGS");
+	kvm_ioctl(vcpufd, KVM_GET_REGS, regs, "KVM_GET_REGS");
 }
 

@@ -8,18 +8,15 @@ void create_irqchip_and_pit(int vmfd)
 {
 	struct kvm_pit_config pit = { .flags = 0 };
 
-	if (ioctl(vmfd, KVM_CREATE_IRQCHIP, 0) == -1)
-		err(1, "KVM_CREATE_IRQCHIP");
-	if (ioctl(vmfd, KVM_CREATE_PIT2, &pit) == -1)
-		err(1, "KVM_CREATE_PIT2");
+	kvm_ioctl(vmfd, KVM_CREATE_IRQCHIP, NULL, "KVM_CREATE_IRQCHIP");
+	kvm_ioctl(vmfd, KVM_CREATE_PIT2, &pit, "KVM_CREATE_PIT2");
 }
 
 void irq_line(int vmfd, __u32 irq, int level)
 {
 	struct kvm_irq_level line = { .irq = irq, .level = level };
 
-	if (ioctl(vmfd, KVM_IRQ_LINE, &line) == -1)
-		err(1, "KVM_IRQ_LINE");
+	kvm_ioctl(vmfd, KVM_IRQ_LINE, &line, "KVM_IRQ_LINE");
 }
 
 int new_eventfd(void)
@@ -45,8 +42,7 @@ int bind_ioeventfd(const struct vm *vm, __u64 addr, __u32 len, __u32 flags, __u6
 	};
 
 	check_extension(vm->kvm, KVM_CAP_IOEVENTFD, "KVM_CAP_IOEVENTFD");
-	if (ioctl(vm->fd, KVM_IOEVENTFD, &ioeventfd) == -1)
-		err(1, "KVM_IOEVENTFD");
+	kvm_ioctl(vm->fd, KVM_IOEVENTFD, &ioeventfd, "KVM_IOEVENTFD");
 	return ioeventfd.fd;
 }
 
@@ -56,8 +52,7 @@ int bind_irqfd(const struct vm *vm, __u32 gsi)
 	struct kvm_irqfd irqfd = { .fd = new_eventfd(), .gsi = gsi };
 
 	check_extension(vm->kvm, KVM_CAP_IRQFD, "KVM_CAP_IRQFD");
-	if (ioctl(vm->fd, KVM_IRQFD, &irqfd) == -1)
-		err(1, "KVM_IRQFD");
+	kvm_ioctl(vm->fd, KVM_IRQFD, &irqfd, "KVM_IRQFD");
 	return irqfd.fd;
 }
 

@@ -127,6 +127,8 @@ static void create_machine(struct vm *vm, const __u8 *code, size_t size)
 	vm->fd = create_vm(vm->kvm);
 	vm->mem = add_guest_memory(vm->fd);
 	load_code(vm->mem, code, size);
+	vm->mem_base = GUEST_ADDR;
+	vm->mem_size = GUEST_MEM_SIZE;
 }
 
 /* The vCPU, with its run structure mapped and its registers set. */
@@ -314,6 +316,50 @@ static void run_until_halt(const struct vm *vm)
 }
 
 #undef static
+/* The ioctl's result; its failure ends the program, naming the request. */
+int kvm_ioctl(int fd, unsigned long request, void *arg, const char *name)
+{
+	int ret = ioctl(fd, request, arg);
+
+	if (ret == -1)
+		err(1, "%s", name);
+	return ret;
+}
+
+/* This process's pointer to len bytes at guest-physical gpa, or NULL if not all are there. */
+void *guest_ptr(const struct vm *vm, __u64 gpa, __u64 len)
+{
+	__u64 offset = gpa - vm->mem_base;
+
+	if (gpa < vm->mem_base || offset > vm->mem_size || len > vm->mem_size - offset)
+		return NULL;
+	return (char *)vm->mem + offset;
+}
+
+/* Make size bytes at mem the guest's at gpa, as slot; for a slot made, change its flags. */
+void set_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, void *mem, __u32 flags)
+{
+	struct kvm_userspace_memory_region region = {
+		.slot = slot, .flags = flags, .guest_phys_addr = gpa,
+		.memory_size = size, .userspace_addr = (unsigned long)mem,
+	};
+
+	if (ioctl(vmfd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
+		err(1, "KVM_SET_USER_MEMORY_REGION slot %u", slot);
+}
+
+/* size bytes of new memory, zeros, made the guest's at gpa as slot: where they are here. */
+void *add_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, __u32 flags)
+{
+	void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (mem == MAP_FAILED)
+		err(1, "mmap slot %u", slot);
+	set_memory_slot(vmfd, slot, gpa, size, mem, flags);
+	return mem;
+}
+
 /* Part I's VM with the guest's code, changed by change before its first KVM_RUN. */
 void run_with_change(const __u8 *code, size_t size, void (*change)(struct vm *vm))
 {
@@ -326,13 +372,11 @@ void run_with_change(const __u8 *code, size_t size, void (*change)(struct vm *vm
 
 void get_sregs(int vcpufd, struct kvm_sregs *sregs)
 {
-	if (ioctl(vcpufd, KVM_GET_SREGS, sregs) == -1)
-		err(1, "KVM_GET_SREGS");
+	kvm_ioctl(vcpufd, KVM_GET_SREGS, sregs, "KVM_GET_SREGS");
 }
 
 void set_sregs(int vcpufd, const struct kvm_sregs *sregs)
 {
-	if (ioctl(vcpufd, KVM_SET_SREGS, sregs) == -1)
-		err(1, "KVM_SET_SREGS");
+	kvm_ioctl(vcpufd, KVM_SET_SREGS, (void *)sregs, "KVM_SET_SREGS");
 }
 

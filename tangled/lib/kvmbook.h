@@ -22,14 +22,15 @@
 #define SERIAL_PORT	0x3f8	/* COM1, the PC's first serial port */
 #define GUEST_MEM_SIZE	0x1000	/* one page */
 #define RUN_TIMEOUT	3	/* seconds the guest gets to halt */
-/* What a VMM keeps for a VM with one vCPU, and the size of its RAM. */
+/* What a VMM keeps for a VM with one vCPU, and where its memory is. */
 struct vm {
 	int kvm;		/* /dev/kvm: system ioctls */
 	int fd;			/* the VM: its memory and its vCPUs */
 	int vcpu;		/* the vCPU: its registers, KVM_RUN */
 	void *mem;		/* the guest's memory, as this process sees it */
 	struct kvm_run *run;	/* shared with the kernel: why KVM_RUN returned */
-	size_t mem_size;	/* bytes of RAM from guest-physical 0, where mem is RAM */
+	__u64 mem_base;		/* guest-physical address of mem[0] */
+	size_t mem_size;	/* bytes of memory from there */
 };
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -70,6 +71,7 @@ void stop_guest(int signal);
 void start_timer(struct kvm_run *run);
 void stop_timer(void);
 
+int kvm_ioctl(int fd, unsigned long request, void *arg, const char *name);
 void run_with_change(const __u8 *code, size_t size, void (*change)(struct vm *vm));
 void get_sregs(int vcpufd, struct kvm_sregs *sregs);
 void set_sregs(int vcpufd, const struct kvm_sregs *sregs);
@@ -80,6 +82,8 @@ void set_sregs(int vcpufd, const struct kvm_sregs *sregs);
 #define DATA_TYPE	0x3	/* data: read/write, accessed */
 struct kvm_segment flat_segment(__u16 selector, __u8 type, int code64);
 void set_flat_segments(struct kvm_sregs *sregs, int code64);
+void set_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, void *mem, __u32 flags);
+void *add_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, __u32 flags);
 void print_vcpu_stats(int vcpufd, const char * const *names, size_t count);
 /* A device as the bus sees it: a window and the two calls it answers. */
 struct device {
@@ -234,8 +238,7 @@ struct kvm_cpuid2 *get_supported_cpuid(int kvm);
 void hide_virtualization(struct kvm_cpuid2 *cpuid);
 void offer_hypervisor_bits(int kvm, struct kvm_cpuid2 *cpuid);
 void set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid);
-/* The linking VMM's: len bytes of guest memory at addr, or NULL if not all are there. */
-void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len);
+void *guest_ptr(const struct vm *vm, __u64 gpa, __u64 len);
 /* virtq.c */
 #define VIRTQ_SIZE	64	/* the most entries a queue may have */
 #define VIRTQ_CHAIN_MAX	(64 << 10)	/* the most bytes a chain may hold */

@@ -25,28 +25,13 @@ bool run_to_tick(const struct vm *vm)
 
 void set_slot(int vmfd, const struct slot *slot, void *mem, __u32 flags)
 {
-	struct kvm_userspace_memory_region region = {
-		.slot = slot->id,
-		.flags = flags,
-		.guest_phys_addr = slot->addr,
-		.memory_size = (__u64)slot->pages * PAGE_SIZE,
-		.userspace_addr = (unsigned long)mem,
-	};
-
-	if (ioctl(vmfd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
-		err(1, "KVM_SET_USER_MEMORY_REGION slot %u", slot->id);
+	set_memory_slot(vmfd, slot->id, slot->addr, (__u64)slot->pages * PAGE_SIZE, mem, flags);
 }
 
 /* Memory for the data slot of one VM, zeroed, and the slot made. */
 __u8 *add_data_slot(int vmfd, const struct slot *slot)
 {
-	__u8 *mem = mmap(NULL, (size_t)slot->pages * PAGE_SIZE, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	if (mem == MAP_FAILED)
-		err(1, "mmap data pages");
-	set_slot(vmfd, slot, mem, 0);
-	return mem;
+	return add_memory_slot(vmfd, slot->id, slot->addr, (__u64)slot->pages * PAGE_SIZE, 0);
 }
 
 void read_dirty_logs(int vmfd, struct slot *slots, size_t count)

@@ -44,60 +44,54 @@ static const __u32 saved_msrs[] = {
 	0xc0000084,	/* SFMASK */
 	0xc0000102,	/* KERNEL_GS_BASE */
 };
-static void state_ioctl(int fd, unsigned long request, void *arg, const char *name)
-{
-	if (ioctl(fd, request, arg) == -1)
-		err(1, "%s", name);
-}
-
 static void save_regs(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
+	kvm_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
 }
 
 static void restore_regs(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
+	kvm_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
 }
 
 static void save_sregs(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
+	kvm_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
 }
 
 static void restore_sregs(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
+	kvm_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
 }
 
 static void save_fpu(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_GET_FPU, &s->fpu, "KVM_GET_FPU");
+	kvm_ioctl(vm->vcpu, KVM_GET_FPU, &s->fpu, "KVM_GET_FPU");
 }
 
 static void restore_fpu(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_SET_FPU, &s->fpu, "KVM_SET_FPU");
+	kvm_ioctl(vm->vcpu, KVM_SET_FPU, &s->fpu, "KVM_SET_FPU");
 }
 
 static void save_events(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
+	kvm_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
 }
 
 static void restore_events(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
+	kvm_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
 }
 
 static void save_mp_state(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
+	kvm_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
 }
 
 static void restore_mp_state(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
+	kvm_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
 }
 
 static void save_memory(const struct vm *vm, struct snapshot *s)
@@ -144,45 +138,45 @@ static void save_pic(const struct vm *vm, struct snapshot *s)
 {
 	s->pic[0].chip_id = KVM_IRQCHIP_PIC_MASTER;
 	s->pic[1].chip_id = KVM_IRQCHIP_PIC_SLAVE;
-	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[0], "KVM_GET_IRQCHIP master PIC");
-	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[1], "KVM_GET_IRQCHIP slave PIC");
+	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[0], "KVM_GET_IRQCHIP master PIC");
+	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[1], "KVM_GET_IRQCHIP slave PIC");
 }
 
 static void restore_pic(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
+	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
+	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
 }
 
 static void save_ioapic(const struct vm *vm, struct snapshot *s)
 {
 	s->ioapic.chip_id = KVM_IRQCHIP_IOAPIC;
-	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->ioapic, "KVM_GET_IRQCHIP I/O APIC");
+	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->ioapic, "KVM_GET_IRQCHIP I/O APIC");
 }
 
 static void restore_ioapic(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
+	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
 }
 
 static void save_pit(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->fd, KVM_GET_PIT2, &s->pit, "KVM_GET_PIT2");
+	kvm_ioctl(vm->fd, KVM_GET_PIT2, &s->pit, "KVM_GET_PIT2");
 }
 
 static void restore_pit(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->fd, KVM_SET_PIT2, &s->pit, "KVM_SET_PIT2");
+	kvm_ioctl(vm->fd, KVM_SET_PIT2, &s->pit, "KVM_SET_PIT2");
 }
 
 static void save_lapic(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
+	kvm_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
 }
 
 static void restore_lapic(const struct vm *vm, struct snapshot *s)
 {
-	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
+	kvm_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
 }
 
 const struct piece pieces[] = {
@@ -202,11 +196,9 @@ const size_t nr_pieces = ARRAY_SIZE(pieces);
 
 void destroy_vm(struct vm *vm)
 {
-	int size = ioctl(vm->kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
+	int size = kvm_ioctl(vm->kvm, KVM_GET_VCPU_MMAP_SIZE, NULL, "KVM_GET_VCPU_MMAP_SIZE");
 
-	if (size == -1)
-		err(1, "KVM_GET_VCPU_MMAP_SIZE");
-	if (munmap(vm->run, size) == -1 || munmap(vm->mem, GUEST_MEM_SIZE) == -1)
+	if (munmap(vm->run, size) == -1 || munmap(vm->mem, vm->mem_size) == -1)
 		err(1, "munmap");
 	if (close(vm->vcpu) == -1 || close(vm->fd) == -1 || close(vm->kvm) == -1)
 		err(1, "close");
@@ -218,6 +210,8 @@ void create_empty_vm(struct vm *vm, bool chips)
 	vm->kvm = open_kvm();
 	vm->fd = create_vm(vm->kvm);
 	vm->mem = add_guest_memory(vm->fd);	/* zeros */
+	vm->mem_base = GUEST_ADDR;		/* Part I's page, for guest_ptr */
+	vm->mem_size = GUEST_MEM_SIZE;
 	if (chips)
 		create_irqchip_and_pit(vm->fd);
 	vm->vcpu = create_vcpu(vm->fd);		/* as after a reset */

@@ -34,10 +34,8 @@ void print_vcpu_stats(int vcpufd, const char * const *names, size_t count)
 	struct kvm_stats_header header;
 	size_t descs_size, i;
 	char *descs;
-	int fd = ioctl(vcpufd, KVM_GET_STATS_FD, 0);
+	int fd = kvm_ioctl(vcpufd, KVM_GET_STATS_FD, NULL, "KVM_GET_STATS_FD");
 
-	if (fd == -1)
-		err(1, "KVM_GET_STATS_FD");
 	read_at(fd, &header, sizeof(header), 0, "statistics header");
 	descs_size = (sizeof(struct kvm_stats_desc) + header.name_size) * header.num_desc;
 	descs = malloc(descs_size);

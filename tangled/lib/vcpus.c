@@ -86,12 +86,10 @@ void set_entry(int vcpufd, __u64 rip, __u64 rbx)
 {
 	struct kvm_regs regs;
 
-	if (ioctl(vcpufd, KVM_GET_REGS, &regs) == -1)
-		err(1, "KVM_GET_REGS");
+	kvm_ioctl(vcpufd, KVM_GET_REGS, &regs, "KVM_GET_REGS");
 	regs.rip = rip;
 	regs.rbx = rbx;
-	if (ioctl(vcpufd, KVM_SET_REGS, &regs) == -1)
-		err(1, "KVM_SET_REGS");
+	kvm_ioctl(vcpufd, KVM_SET_REGS, &regs, "KVM_SET_REGS");
 }
 
 /*
@@ -177,8 +175,7 @@ void print_mp_state(const struct vcpu_thread *v)
 {
 	struct kvm_mp_state mp;
 
-	if (ioctl(v->fd, KVM_GET_MP_STATE, &mp) == -1)
-		err(1, "KVM_GET_MP_STATE");
+	kvm_ioctl(v->fd, KVM_GET_MP_STATE, &mp, "KVM_GET_MP_STATE");
 	printf("vCPU %d is %s\n", v->id, mp_state_name(mp.mp_state));
 	flush_stdout();
 }

@@ -6,25 +6,6 @@
 #define PAGE_TABLE_SLOT	1		/* slot 0 is the code's page */
 #define PAGE_TABLE_ADDR	0x10000		/* guest-physical: PML4, PDPT, PD */
 #define PAGE_TABLE_SIZE	(3 * 0x1000)
-static __u64 *add_page_table_memory(int vmfd)
-{
-	struct kvm_userspace_memory_region region;
-	void *mem = mmap(NULL, PAGE_TABLE_SIZE, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	if (mem == MAP_FAILED)
-		err(1, "mmap page tables");
-	region = (struct kvm_userspace_memory_region) {
-		.slot = PAGE_TABLE_SLOT,
-		.guest_phys_addr = PAGE_TABLE_ADDR,
-		.memory_size = PAGE_TABLE_SIZE,
-		.userspace_addr = (unsigned long)mem,
-	};
-	if (ioctl(vmfd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
-		err(1, "KVM_SET_USER_MEMORY_REGION slot %d", PAGE_TABLE_SLOT);
-	return mem;
-}
-
 #define PTE_PRESENT	(1ULL << 0)
 #define PTE_WRITABLE	(1ULL << 1)
 #define PTE_LARGE	(1ULL << 7)	/* in a PD entry: a 2 MiB page */
@@ -43,7 +24,8 @@ static void change_initial_state(struct vm *vm)
 {
 	struct kvm_sregs sregs;
 
-	build_page_tables(add_page_table_memory(vm->fd));
+	build_page_tables(add_memory_slot(vm->fd, PAGE_TABLE_SLOT, PAGE_TABLE_ADDR,
+					  PAGE_TABLE_SIZE, 0));
 	get_sregs(vm->vcpu, &sregs);
 	set_flat_segments(&sregs, 1);
 	sregs.cr3 = PAGE_TABLE_ADDR;

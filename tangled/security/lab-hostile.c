@@ -10,16 +10,6 @@
 #define WINDOW		0x8000	/* the console's registers */
 #define QUEUE_WORDS	0x1f00	/* the queue's size and places, as the guest reads them */
 #define DATA		0x1b00	/* the bytes a good buffer holds */
-/* The VMM's pointer to len bytes at guest-physical addr, or NULL if any of
- * them lies outside Part I's page. */
-void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len)
-{
-	if (addr < GUEST_ADDR || addr - GUEST_ADDR > GUEST_MEM_SIZE ||
-	    len > GUEST_MEM_SIZE - (addr - GUEST_ADDR))
-		return NULL;
-	return (char *)vm->mem + (addr - GUEST_ADDR);
-}
-
 /* What a driver hands the device: the queue, its first descriptor, and the
  * available ring's index and first entry. */
 struct attack {

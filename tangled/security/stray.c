@@ -16,9 +16,9 @@ int main(void)
 	pio_devices[0] = serial_device(&uart, m.vm.fd);
 	m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
 	run_machine(&m);
-	memcpy(&memory, (char *)m.vm.mem + READ_VALUES - GUEST_ADDR, sizeof(memory));
-	memcpy(&port, (char *)m.vm.mem + READ_VALUES + 4 - GUEST_ADDR, sizeof(port));
-	memcpy(&scratch, (char *)m.vm.mem + READ_VALUES + 8 - GUEST_ADDR, sizeof(scratch));
+	memcpy(&memory, guest_ptr(&m.vm, READ_VALUES, 4), sizeof(memory));
+	memcpy(&port, guest_ptr(&m.vm, READ_VALUES + 4, 2), sizeof(port));
+	memcpy(&scratch, guest_ptr(&m.vm, READ_VALUES + 8, 4), sizeof(scratch));
 	printf("%-20s %#x\n", "rep insb read", scratch);
 	printf("%-20s %#x\n", "read at 0xa000", memory);
 	printf("%-20s %#x\n", "read at port 0xffff", port);

@@ -21,20 +21,14 @@ static void report_stop(const struct vm *vm, const struct kvm_regs *regs)
 	flush_stdout();
 }
 
-static void set_regs(int vcpufd, const struct kvm_regs *regs)
-{
-	if (ioctl(vcpufd, KVM_SET_REGS, regs) == -1)
-		err(1, "KVM_SET_REGS");
-}
-
 /* Let the guest go on past the breakpoint it stopped at. */
 static void resume_past_breakpoint(struct vm *vm, struct kvm_regs *regs, __u8 saved)
 {
 	if (vm->run->debug.arch.exception == 3) {
-		((__u8 *)vm->mem)[BREAK_ADDR - GUEST_ADDR] = saved;	/* int3 removed */
+		*(__u8 *)guest_ptr(vm, BREAK_ADDR, 1) = saved;	/* int3 removed */
 	} else {
 		regs->rflags |= RFLAGS_RF;	/* DR0 stays armed */
-		set_regs(vm->vcpu, regs);
+		kvm_ioctl(vm->vcpu, KVM_SET_REGS, regs, "KVM_SET_REGS");
 	}
 }
 
@@ -49,7 +43,7 @@ int main(int argc, char **argv)
 		errx(1, "usage: breakpoint int3|dr0");
 	set_up_vm(&vm, guest_code, sizeof(guest_code));
 	check_extension(vm.kvm, KVM_CAP_SET_GUEST_DEBUG, "KVM_CAP_SET_GUEST_DEBUG");
-	code = (__u8 *)vm.mem + (BREAK_ADDR - GUEST_ADDR);
+	code = guest_ptr(&vm, BREAK_ADDR, 1);
 	saved = *code;
 	if (!strcmp(argv[1], "int3")) {
 		*code = INT3;

@@ -14,14 +14,13 @@ static void watch_writes(int vcpufd, __u64 addr)
 
 	debug.arch.debugreg[0] = addr;
 	debug.arch.debugreg[7] = DR7_L0 | DR7_RW0_WRITE | DR7_LEN0_2;
-	if (ioctl(vcpufd, KVM_SET_GUEST_DEBUG, &debug) == -1)
-		err(1, "KVM_SET_GUEST_DEBUG");
+	kvm_ioctl(vcpufd, KVM_SET_GUEST_DEBUG, &debug, "KVM_SET_GUEST_DEBUG");
 }
 
 static void report_write(const struct vm *vm)
 {
 	const struct kvm_debug_exit_arch *debug = &vm->run->debug.arch;
-	const __u8 *count = (const __u8 *)vm->mem + (WATCH_ADDR - GUEST_ADDR);
+	const __u8 *count = guest_ptr(vm, WATCH_ADDR, 2);
 
 	printf("stopped at 0x%llx by #DB, dr6 0x%llx (B0 %d): 0x%x holds %d\n",
 	       (unsigned long long)debug->pc, (unsigned long long)debug->dr6,

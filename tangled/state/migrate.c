@@ -28,8 +28,7 @@ static void enable_dirty_ring(int vmfd)
 		.args[0] = RING_ENTRIES * sizeof(struct kvm_dirty_gfn),
 	};
 
-	if (ioctl(vmfd, KVM_ENABLE_CAP, &cap) == -1)
-		err(1, "KVM_ENABLE_CAP KVM_CAP_DIRTY_LOG_RING");
+	kvm_ioctl(vmfd, KVM_ENABLE_CAP, &cap, "KVM_ENABLE_CAP KVM_CAP_DIRTY_LOG_RING");
 }
 
 static void map_dirty_ring(struct dirty_ring *ring, int vcpufd)
@@ -72,9 +71,7 @@ static void read_dirty_ring(int vmfd, struct dirty_ring *ring, struct slot *slot
 		__atomic_store_n(&gfn->flags, KVM_DIRTY_GFN_F_RESET, __ATOMIC_RELEASE);
 		ring->next++;
 	}
-	reset = ioctl(vmfd, KVM_RESET_DIRTY_RINGS, 0);
-	if (reset == -1)
-		err(1, "KVM_RESET_DIRTY_RINGS");
+	reset = kvm_ioctl(vmfd, KVM_RESET_DIRTY_RINGS, NULL, "KVM_RESET_DIRTY_RINGS");
 	printf("; %d handed back\n", reset);
 }
 

@@ -14,8 +14,7 @@ static void place_vm86_areas(int vmfd)
 {
 	__u64 identity = IDENTITY_MAP_ADDR;
 
-	if (ioctl(vmfd, KVM_SET_IDENTITY_MAP_ADDR, &identity) == -1)
-		err(1, "KVM_SET_IDENTITY_MAP_ADDR");
+	kvm_ioctl(vmfd, KVM_SET_IDENTITY_MAP_ADDR, &identity, "KVM_SET_IDENTITY_MAP_ADDR");
 	if (ioctl(vmfd, KVM_SET_TSS_ADDR, TSS_ADDR) == -1)
 		err(1, "KVM_SET_TSS_ADDR");
 }

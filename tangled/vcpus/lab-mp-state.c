@@ -20,8 +20,7 @@ static void wake_from_vmm(const struct vcpu_thread *v)
 
 	set_special_registers(v->fd);
 	set_registers(v->fd);
-	if (ioctl(v->fd, KVM_SET_MP_STATE, &mp) == -1)
-		err(1, "KVM_SET_MP_STATE");
+	kvm_ioctl(v->fd, KVM_SET_MP_STATE, &mp, "KVM_SET_MP_STATE");
 }
 
 int main(void)

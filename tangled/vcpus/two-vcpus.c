@@ -7,7 +7,7 @@ static __u32 guest_u32(const struct vm *vm, __u64 addr)
 {
 	__u32 value;
 
-	memcpy(&value, (const char *)vm->mem + (addr - GUEST_ADDR), sizeof(value));
+	memcpy(&value, guest_ptr(vm, addr, sizeof(value)), sizeof(value));
 	return value;
 }
 

@@ -8,10 +8,8 @@ static void write_back_lapics(const struct smp_machine *sm)
 	int i;
 
 	for (i = 0; i < NR_VCPUS; i++) {
-		if (ioctl(sm->vcpus[i].fd, KVM_GET_LAPIC, &lapic) == -1)
-			err(1, "KVM_GET_LAPIC");
-		if (ioctl(sm->vcpus[i].fd, KVM_SET_LAPIC, &lapic) == -1)
-			err(1, "KVM_SET_LAPIC");
+		kvm_ioctl(sm->vcpus[i].fd, KVM_GET_LAPIC, &lapic, "KVM_GET_LAPIC");
+		kvm_ioctl(sm->vcpus[i].fd, KVM_SET_LAPIC, &lapic, "KVM_SET_LAPIC");
 	}
 }
 
@@ -35,8 +33,7 @@ static void print_start(const struct vcpu_thread *v)
 	struct kvm_regs regs;
 
 	get_sregs(v->fd, &sregs);
-	if (ioctl(v->fd, KVM_GET_REGS, &regs) == -1)
-		err(1, "KVM_GET_REGS");
+	kvm_ioctl(v->fd, KVM_GET_REGS, &regs, "KVM_GET_REGS");
 	printf("vCPU %d starts at CS 0x%x (base 0x%llx), IP 0x%llx\n", v->id,
 	       sregs.cs.selector, (unsigned long long)sregs.cs.base,
 	       (unsigned long long)regs.rip);

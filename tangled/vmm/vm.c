@@ -35,23 +35,14 @@ static void create_chips(int vmfd)
 /* Give the guest its RAM as slot 0, or change the slot's flags. */
 void register_ram(const struct vm *vm, __u32 flags)
 {
-	struct kvm_userspace_memory_region region = {
-		.slot = 0, .flags = flags, .memory_size = vm->mem_size,
-		.userspace_addr = (unsigned long)vm->mem,
-	};
-
-	if (ioctl(vm->fd, KVM_SET_USER_MEMORY_REGION, &region) == -1)
-		err(1, "KVM_SET_USER_MEMORY_REGION");
+	set_memory_slot(vm->fd, 0, 0, vm->mem_size, vm->mem, flags);
 }
 
 static void add_ram(struct vm *vm, size_t size)
 {
+	vm->mem_base = 0;
 	vm->mem_size = size;
-	vm->mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (vm->mem == MAP_FAILED)
-		err(1, "mmap guest RAM");
-	register_ram(vm, 0);
+	vm->mem = add_memory_slot(vm->fd, 0, 0, size, 0);
 }
 
 void create_pc(struct vm *vm, size_t ram)
@@ -65,12 +56,5 @@ void create_pc(struct vm *vm, size_t ram)
 	set_intel_addresses(vm->fd);
 	create_chips(vm->fd);
 	add_ram(vm, ram);
-}
-
-void *guest_ptr(const struct vm *vm, __u64 addr, __u64 len)
-{
-	if (addr > vm->mem_size || len > vm->mem_size - addr)
-		return NULL;
-	return (char *)vm->mem + addr;
 }
 
