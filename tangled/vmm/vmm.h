@@ -58,7 +58,7 @@ void start_linux(const struct vm *vm, __u32 entry);
 /* main.c */
 struct vmm;
 void plug_virtio(struct vmm *v, struct device window, struct virtio_mmio *t);
-/* console.c */
+/* terminal.c */
 #define TYPED_MAX	256	/* bytes typed and not yet received */
 
 /* The VMM's standard input, for the guest's console: the serial port's or

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* console.c: the VMM's terminal, whose leave key works in paced input too. */
+/* terminal.c: the VMM's terminal, whose leave key works in paced input too. */
 #include <err.h>
 #include <errno.h>
 #include <pthread.h>

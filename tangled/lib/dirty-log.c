@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* migrate.c: two VMs' slots, the dirty log's rounds, the vCPU moved between them. */
+/* dirty-log.c: two VMs' slots, the dirty log's rounds, the vCPU moved between them. */
 #include "kvmbook.h"
 
 /* Run the guest until it ticks (true) or halts (false). */

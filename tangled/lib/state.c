@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* snapshot.c: a VM's state, saved and restored piece by piece. */
+/* state.c: a VM's state, saved and restored piece by piece. */
 #include <stdlib.h>
 #include "kvmbook.h"
 

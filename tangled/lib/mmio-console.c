@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* console.c: Part III's first device, a console in guest memory. */
+/* mmio-console.c: Part III's first device, a console in guest memory. */
 #include "kvmbook.h"
 
 __u8 console_read(void *state, __u64 offset)

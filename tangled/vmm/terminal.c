@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* console.c: the VMM's terminal, the far end of the guest's console. */
+/* terminal.c: the VMM's terminal, the far end of the guest's console. */
 #include <err.h>
 #include <errno.h>
 #include <pthread.h>
