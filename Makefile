@@ -8,10 +8,14 @@ BOOK := $(wildcard book/*.nw)
 help:				## List the targets a reader uses
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-all: packages book run		## The main job: tangle, render the book, run it in the guest
+all: named book packages run	## The main job: tangle, render the book, run it in the guest
 
-# Every package first (without root, one message names them all), before any
-# job runs two things side by side
+# Without root, one message names every package before anything runs; as
+# root, the book is rendered first with its own packages, then the rest come
+# before any job runs two things side by side.
+named:
+	@tools/need -n all
+
 packages:			## Install the Debian packages of every job (root), or name them
 	@tools/need all
 
@@ -111,5 +115,5 @@ bench:				## Time make check, boots, devices, the VMM against microvm; LOOP=N: t
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs $(BUILD)/program-cache $(BUILD)/stages $(BUILD)/fuzz
 
-.PHONY: help all book packages tangle weave programs stage kernel run shell vmm-shell try grade check check-tangle check-guests check-programs \
+.PHONY: help all named book packages tangle weave programs stage kernel run shell vmm-shell try grade check check-tangle check-guests check-programs \
 	check-stages check-fuzz check-patches check-map check-book check-kernel check-checks fuzz bench clean
