@@ -61,7 +61,7 @@ CHECKS := check-tangle check-guests check-programs check-stages check-fuzz check
 	check-kernel check-checks
 TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map \
 	test-check-prose-symbols test-check-guests test-check-kernel test-mutations \
-	test-unrestricted-guest test-reuse test-stages
+	test-unrestricted-guest test-reuse test-stages test-xref
 REUSE := tools/reuse
 export FRESH RUN
 
