@@ -267,20 +267,50 @@ function inline_code(s,    ticks, t) {
 	return ticks s ticks
 }
 
+# The harness's bookkeeping is not the reader's: a chunk of the list of
+# boots that only adds sessions (each chapter's, beside its transcript) is
+# one quiet line that says where each session runs, and no chunk.
+function print_sessions(code,    n, a, i, f, nf, s, boots, j) {
+	n = split(code, a, "\n")
+	s = ""
+	for (i = 1; i <= n; i++) {
+		sub(/[ \t]*#.*/, "", a[i])
+		nf = split(a[i], f, /[ \t]+/)
+		if (nf == 0)
+			continue
+		if (f[1] != "session" || nf < 3)
+			return 0
+		boots = ""
+		for (j = 3; j <= nf; j++)
+			boots = boots (j == 3 ? "" : j == nf ? " and " : ", ") "`" f[j] "`"
+		s = s (s == "" ? "" : " ") "Session `" f[2] "`, run in " (nf > 3 ? "the boots " : "the boot ") boots "."
+	}
+	if (s == "")
+		return 0
+	printf "\n\n::: {.harness}\n%s\n:::\n\n", s
+	return 1
+}
+
 function print_chunk(c,    name, s, n, a, i) {
 	name = cname[c]
+	if (name == "tangled/boots" && part[c] > 1 && print_sessions(code))
+		return
 	printf "\n\n::: {#%s .chunk}\n", id[c]
 	printf "[⟨*%s* %s⟩%s≡]{.chunkname}\n\n%s", md(name), num[c], (part[c] > 1 ? "+" : ""), keep
 	printf "%s {.%s}\n%s%s\n", fence, chunklang[c], code, fence
 	s = ""
-	if (nparts[name] > 1)
+	# The list of boots grows in every chapter: its cross-references would
+	# list a hundred chunks.  A transcript's file is its name already.
+	if (nparts[name] > 1 && name != "tangled/boots")
 		s = s " Defined in " links(defs[name], c) "."
-	if (part[c] > 1)
+	if (part[c] > 1 && name != "tangled/boots")
 		s = s " Continued from " link(word(defs[name], part[c] - 1)) "."
-	if (part[c] < nparts[name])
+	if (part[c] < nparts[name] && name != "tangled/boots")
 		s = s " Continued in " link(word(defs[name], part[c] + 1)) "."
 	if (uses[name] != "")
 		s = s " Used in " links(uses[name]) "."
+	else if (name ~ /\.transcript$/ || name == "tangled/boots")
+		;
 	else if (name ~ /^(tangled|patches)\//)
 		s = s " Written to `" name "`."
 	else
@@ -291,7 +321,10 @@ function print_chunk(c,    name, s, n, a, i) {
 			(iduses[a[i]] != "" ? " (used in " links(iduses[a[i]]) ")" : "")
 	if (n)
 		s = s "."
-	printf "\n%s[%s]{.xref}\n:::\n\n", keep, substr(s, 2)
+	if (s == "")
+		printf "\n:::\n\n"
+	else
+		printf "\n%s[%s]{.xref}\n:::\n\n", keep, substr(s, 2)
 }
 
 function word(s, i,    a) {
@@ -357,7 +390,8 @@ END {
 	begin_index("Chunks", " #index-of-chunks", 2)
 	for (i = 1; i <= n; i++) {
 		name = keys[i]
-		printf "⟨%s⟩: %s", md(name), links(defs[name])
+		# the list of boots: where it begins, not its hundred continuations
+		printf "⟨%s⟩: %s", md(name), name == "tangled/boots" ? link(first[name]) : links(defs[name])
 		printf "%s\n\n", uses[name] != "" ? "; used in " links(uses[name]) : ""
 	}
 	end_index()
