@@ -134,9 +134,14 @@ FNR == NR {
 		k = 0
 	} else if ($0 == "@begin code " $3) {
 		c++
-		num[c] = file letters(++k)
-		line = ""
+		line = body = ""
 		header = 1
+	} else if ($0 == "@end code " $3) {
+		# numbered when it ends, since only then is it known to be a chunk
+		if (cname[c] == "tangled/boots" && part[c] > 1 && sessions(body) != "")
+			quiet[c] = 1
+		else
+			num[c] = file letters(++k)
 	} else if ($1 == "@defn") {
 		name = substr($0, 7)
 		cname[c] = name
@@ -161,8 +166,10 @@ FNR == NR {
 	} else if ($1 == "@text" && incode) {
 		line = line substr($0, 7)
 	} else if ($1 == "@nl" && incode) {
-		if (!header)
+		if (!header) {
 			scan(c, line)
+			body = body line "\n"
+		}
 		line = ""
 		header = 0
 	} else if ($1 == "@index" && ($2 == "defn" || $2 == "localdefn") && $3 !~ /^__/) {
@@ -269,8 +276,9 @@ function inline_code(s,    ticks, t) {
 
 # The harness's bookkeeping is not the reader's: a chunk of the list of
 # boots that only adds sessions (each chapter's, beside its transcript) is
-# one quiet line that says where each session runs, and no chunk.
-function print_sessions(code,    n, a, i, f, nf, s, boots, j) {
+# one quiet line that says where each session runs, and no chunk (pass 1
+# gives it no number).  sessions(CODE) is that line, or "" for other code.
+function sessions(code,    n, a, i, f, nf, s, boots, j) {
 	n = split(code, a, "\n")
 	s = ""
 	for (i = 1; i <= n; i++) {
@@ -279,22 +287,21 @@ function print_sessions(code,    n, a, i, f, nf, s, boots, j) {
 		if (nf == 0)
 			continue
 		if (f[1] != "session" || nf < 3)
-			return 0
+			return ""
 		boots = ""
 		for (j = 3; j <= nf; j++)
 			boots = boots (j == 3 ? "" : j == nf ? " and " : ", ") "`" f[j] "`"
 		s = s (s == "" ? "" : " ") "Session `" f[2] "`, run in " (nf > 3 ? "the boots " : "the boot ") boots "."
 	}
-	if (s == "")
-		return 0
-	printf "\n\n::: {.harness}\n%s\n:::\n\n", s
-	return 1
+	return s
 }
 
 function print_chunk(c,    name, s, n, a, i) {
 	name = cname[c]
-	if (name == "tangled/boots" && part[c] > 1 && print_sessions(code))
+	if (c in quiet) {
+		printf "\n\n::: {.harness}\n%s\n:::\n\n", sessions(code)
 		return
+	}
 	printf "\n\n::: {#%s .chunk}\n", id[c]
 	printf "[⟨*%s* %s⟩%s≡]{.chunkname}\n\n%s", md(name), num[c], (part[c] > 1 ? "+" : ""), keep
 	printf "%s {.%s}\n%s%s\n", fence, chunklang[c], code, fence
