@@ -65,7 +65,7 @@ CHECKS := check-tangle check-guests check-programs check-stages check-fuzz check
 	check-kernel check-checks
 TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map \
 	test-check-prose-symbols test-check-guests test-check-kernel test-mutations \
-	test-unrestricted-guest test-reuse test-stages
+	test-unrestricted-guest test-reuse test-stages test-xref
 REUSE := tools/reuse
 export FRESH RUN
 
@@ -109,8 +109,8 @@ check-checks: kernel		## Each way of breaking the book fails its check, saying h
 fuzz:				## Fuzz each device model for minutes: make fuzz [FUZZ_SECONDS=60]
 	@tools/fuzz
 
-bench:				## Time make check, boots, devices, the VMM against microvm; LOOP=N: the author's loop alone
-	@tools/bench $(if $(LOOP),loop $(LOOP))
+bench:				## Time make check, boots, devices, the VMM against microvm, and measure the prose; LOOP=N: the author's loop alone; PROSE=1: the prose alone
+	@tools/bench $(if $(LOOP),loop $(LOOP),$(if $(PROSE),prose))
 
 clean:				## Remove build products (keeps the unpacked kernel tree)
 	rm -rf $(BUILD)/book $(BUILD)/programs $(BUILD)/program-cache $(BUILD)/stages $(BUILD)/fuzz

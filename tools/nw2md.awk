@@ -134,9 +134,14 @@ FNR == NR {
 		k = 0
 	} else if ($0 == "@begin code " $3) {
 		c++
-		num[c] = file letters(++k)
-		line = ""
+		line = body = ""
 		header = 1
+	} else if ($0 == "@end code " $3) {
+		# numbered when it ends, since only then is it known to be a chunk
+		if (cname[c] == "tangled/boots" && part[c] > 1 && sessions(body) != "")
+			quiet[c] = 1
+		else
+			num[c] = file letters(++k)
 	} else if ($1 == "@defn") {
 		name = substr($0, 7)
 		cname[c] = name
@@ -161,8 +166,10 @@ FNR == NR {
 	} else if ($1 == "@text" && incode) {
 		line = line substr($0, 7)
 	} else if ($1 == "@nl" && incode) {
-		if (!header)
+		if (!header) {
 			scan(c, line)
+			body = body line "\n"
+		}
 		line = ""
 		header = 0
 	} else if ($1 == "@index" && ($2 == "defn" || $2 == "localdefn") && $3 !~ /^__/) {
@@ -267,20 +274,50 @@ function inline_code(s,    ticks, t) {
 	return ticks s ticks
 }
 
+# The harness's bookkeeping is not the reader's: a chunk of the list of
+# boots that only adds sessions (each chapter's, beside its transcript) is
+# one quiet line that says where each session runs, and no chunk (pass 1
+# gives it no number).  sessions(CODE) is that line, or "" for other code.
+function sessions(code,    n, a, i, f, nf, s, boots, j) {
+	n = split(code, a, "\n")
+	s = ""
+	for (i = 1; i <= n; i++) {
+		sub(/[ \t]*#.*/, "", a[i])
+		nf = split(a[i], f, /[ \t]+/)
+		if (nf == 0)
+			continue
+		if (f[1] != "session" || nf < 3)
+			return ""
+		boots = ""
+		for (j = 3; j <= nf; j++)
+			boots = boots (j == 3 ? "" : j == nf ? " and " : ", ") "`" f[j] "`"
+		s = s (s == "" ? "" : " ") "Session `" f[2] "`, run in " (nf > 3 ? "the boots " : "the boot ") boots "."
+	}
+	return s
+}
+
 function print_chunk(c,    name, s, n, a, i) {
 	name = cname[c]
+	if (c in quiet) {
+		printf "\n\n::: {.harness}\n%s\n:::\n\n", sessions(code)
+		return
+	}
 	printf "\n\n::: {#%s .chunk}\n", id[c]
 	printf "[⟨*%s* %s⟩%s≡]{.chunkname}\n\n%s", md(name), num[c], (part[c] > 1 ? "+" : ""), keep
 	printf "%s {.%s}\n%s%s\n", fence, chunklang[c], code, fence
 	s = ""
-	if (nparts[name] > 1)
+	# The list of boots grows in every chapter: its cross-references would
+	# list a hundred chunks.  A transcript's file is its name already.
+	if (nparts[name] > 1 && name != "tangled/boots")
 		s = s " Defined in " links(defs[name], c) "."
-	if (part[c] > 1)
+	if (part[c] > 1 && name != "tangled/boots")
 		s = s " Continued from " link(word(defs[name], part[c] - 1)) "."
-	if (part[c] < nparts[name])
+	if (part[c] < nparts[name] && name != "tangled/boots")
 		s = s " Continued in " link(word(defs[name], part[c] + 1)) "."
 	if (uses[name] != "")
 		s = s " Used in " links(uses[name]) "."
+	else if (name ~ /\.transcript$/ || name == "tangled/boots")
+		;
 	else if (name ~ /^(tangled|patches)\//)
 		s = s " Written to `" name "`."
 	else
@@ -291,7 +328,10 @@ function print_chunk(c,    name, s, n, a, i) {
 			(iduses[a[i]] != "" ? " (used in " links(iduses[a[i]]) ")" : "")
 	if (n)
 		s = s "."
-	printf "\n%s[%s]{.xref}\n:::\n\n", keep, substr(s, 2)
+	if (s == "")
+		printf "\n:::\n\n"
+	else
+		printf "\n%s[%s]{.xref}\n:::\n\n", keep, substr(s, 2)
 }
 
 function word(s, i,    a) {
@@ -357,7 +397,8 @@ END {
 	begin_index("Chunks", " #index-of-chunks", 2)
 	for (i = 1; i <= n; i++) {
 		name = keys[i]
-		printf "⟨%s⟩: %s", md(name), links(defs[name])
+		# the list of boots: where it begins, not its hundred continuations
+		printf "⟨%s⟩: %s", md(name), name == "tangled/boots" ? link(first[name]) : links(defs[name])
 		printf "%s\n\n", uses[name] != "" ? "; used in " links(uses[name]) : ""
 	}
 	end_index()

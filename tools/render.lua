@@ -12,6 +12,8 @@
 --   drawing in LaTeX, the SVG one elsewhere.
 -- - A part's heading (tools/xref.lua) is a part page in LaTeX, \part, and elsewhere
 --   reads "Part I: its title"; LaTeX letters the appendices after \appendix.
+-- - A session line of the harness (a div .harness, tools/nw2md.awk) is small
+--   and grey on paper, as the HTML's style sets it, and in italics in the EPUB.
 -- - In the EPUB each chunk use in code (a marker from nw2md.awk) becomes the
 --   chunk's name and number, unlinked: the refs file is KVMBOOK_REFS.
 
@@ -87,6 +89,19 @@ function Pandoc(doc)
 			if h.classes:includes("appendix") and FORMAT == "latex" and first_appendix then
 				first_appendix = false
 				return { pandoc.RawBlock("latex", "\\appendix"), h }
+			end
+		end,
+	})
+	doc = doc:walk({
+		Div = function(d)
+			if not d.classes:includes("harness") then
+				return nil
+			end
+			if FORMAT == "latex" then
+				return { pandoc.RawBlock("latex", "\\begingroup\\small\\color{darkgray}"),
+					d, pandoc.RawBlock("latex", "\\par\\endgroup") }
+			elseif FORMAT:match("^epub") then
+				return d:walk({ Para = function(p) return pandoc.Para({ pandoc.Emph(p.content) }) end })
 			end
 		end,
 	})

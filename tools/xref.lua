@@ -21,6 +21,19 @@
 --   is the whole heading, in any case, or its words up to a colon ("The CPU's
 --   identity" for "The CPU's identity: CPUID and MSRs"), or after
 --   "Appendix: ".
+-- - A section counts after the word section or sections: a section of the
+--   chapter named just before it ("chapter "A", section "B""), else of the
+--   chapter it is written in, else the only section of the book with that
+--   title; it reads `section 28.7, "Against a peer"`.  A section of another
+--   document is named with its owner before the word, which leaves it alone:
+--   "the virtio specification's section "Block Device"", "its sections".
+-- - A chapter's title quoted without the word is numbered too:
+--   `"Several vCPUs" (chapter 25)`, or `(chapter 25, "Several vCPUs")` after
+--   an opening parenthesis.
+-- - A reference after one of those words that names nothing in the book
+--   fails the weave, each one named with the chapter it is in: the book's
+--   references are its markup, and tools/test-xref checks that they are
+--   checked.
 
 local chapters = {}
 
@@ -93,13 +106,27 @@ local function divide(doc)
 	return doc
 end
 
+-- Every numbered heading: a chapter's under its title (and short title), a
+-- section's under its title in its chapter, and in the book when no other
+-- section has that title.  Numbers as pandoc gives them (chapter.section...),
+-- or the letters divide() gave an appendix and its sections.
+local sections = {}	-- chapter id -> title -> section
+local anywhere = {}	-- title -> section, or false when two sections share it
+
 local function collect(doc)
 	local n = 0
-	for _, b in ipairs(doc.blocks) do
-		if b.t == "Header" and b.level == 1 and not b.classes:includes("unnumbered") then
+	local ch, counts
+	headers(doc.blocks, function(h)
+		if h.classes:includes("unnumbered") then
+			if h.level == 1 then
+				ch = nil
+			end
+			return
+		end
+		local title = pandoc.utils.stringify(h.content):lower()
+		if h.level == 1 then
 			n = n + 1
-			local title = pandoc.utils.stringify(b.content):lower()
-			local ch = { number = b.attributes.number or tostring(n), id = b.identifier }
+			ch = { number = h.attributes.number or tostring(n), id = h.identifier, title = title }
 			chapters[title] = ch
 			-- The prose may name a chapter by its title up to the colon,
 			-- and an appendix by its title after "Appendix: ".
@@ -107,53 +134,140 @@ local function collect(doc)
 			if short and not chapters[short] then
 				chapters[short] = ch
 			end
+			sections[ch.id] = {}
+			counts = {}
+		elseif ch then
+			counts[h.level] = (counts[h.level] or 0) + 1
+			for l = h.level + 1, 6 do
+				counts[l] = nil
+			end
+			local num = h.attributes.number
+			if not num then
+				num = ch.number
+				for l = 2, h.level do
+					num = num .. "." .. (counts[l] or 0)
+				end
+			end
+			local sec = { number = num, id = h.identifier }
+			if not sections[ch.id][title] then
+				sections[ch.id][title] = sec
+			end
+			anywhere[title] = anywhere[title] == nil and sec or false
 		end
-	end
+	end)
 end
 
-local naming = { chapter = true, chapters = true, appendix = true, appendices = true }
+local naming = { chapter = "chapter", chapters = "chapter", appendix = "chapter",
+	appendices = "chapter", section = "section", sections = "section" }
 
 -- True if a list that a naming word began goes on through EL.
 local function continues(el)
 	if el.t == "Space" or el.t == "SoftBreak" then
 		return true
 	end
-	return el.t == "Str" and (el.text == "and" or el.text == "or" or el.text == ",")
+	return el.t == "Str" and (el.text == "and" or el.text == "or" or el.text == "," or el.text == "(")
 end
 
+-- References that name no chapter or section of the book: the weave fails
+-- on them (Pandoc below), each shown with the chapter it is in.
+local unresolved = {}
+local here	-- the chapter being read
+
+-- A section named after a chapter ("chapter "A", section "B"") is that
+-- chapter's; otherwise the current chapter's, or the only one of its title.
+-- A section of another document is named with its owner before the word:
+-- "the virtio specification's section "Block Device"", "its section".
 local function number(list)
 	local out = pandoc.List()
-	local open = false
-	for _, el in ipairs(list) do
-		local ch = el.t == "Quoted" and el.quotetype == "DoubleQuote" and
-			chapters[pandoc.utils.stringify(el.content):lower()]
-		if open and ch then
-			out:insert(pandoc.Link({ pandoc.Str(tostring(ch.number)) }, "#" .. ch.id))
+	local open, scope = nil, nil
+	local owned = false
+	for i, el in ipairs(list) do
+		local title = el.t == "Quoted" and el.quotetype == "DoubleQuote" and
+			pandoc.utils.stringify(el.content):lower()
+		local target
+		if open and title then
+			if open == "chapter" then
+				target = chapters[title]
+				scope = target
+			elseif not owned then
+				if scope then
+					target = sections[scope.id][title]
+				else
+					target = here and sections[here.id][title] or anywhere[title] or nil
+				end
+			end
+			if not target and not (open == "section" and owned) then
+				table.insert(unresolved, string.format('%s "%s" (in chapter "%s")', open,
+					pandoc.utils.stringify(el.content), here and here.title or "?"))
+			end
+		elseif title and chapters[title] then
+			-- A title quoted alone: "(chapter 25, "Several vCPUs")" after a
+			-- parenthesis, else ""Several vCPUs" (chapter 25)".
+			local ch = chapters[title]
+			local word = ch.number:match("^%d") and "chapter " or "appendix "
+			local prev = out[#out]
+			if prev and prev.t == "Str" and prev.text:match("%($") then
+				out:insert(pandoc.Str(word))
+				out:insert(pandoc.Link({ pandoc.Str(ch.number) }, "#" .. ch.id))
+				out:insert(pandoc.Str(","))
+				out:insert(pandoc.Space())
+				out:insert(el)
+			else
+				out:insert(el)
+				out:insert(pandoc.Space())
+				out:insert(pandoc.Str("(" .. word))
+				out:insert(pandoc.Link({ pandoc.Str(ch.number) }, "#" .. ch.id))
+				out:insert(pandoc.Str(")"))
+			end
+			goto next
+		end
+		if target then
+			out:insert(pandoc.Link({ pandoc.Str(tostring(target.number)) }, "#" .. target.id))
 			out:insert(pandoc.Str(","))
 			out:insert(pandoc.Space())
 		elseif el.t == "Str" and naming[el.text:lower():gsub("^%(", "")] then
-			open = true
-		elseif not continues(el) then
-			open = false
+			open = naming[el.text:lower():gsub("^%(", "")]
+			local prev = list[i - 2]
+			owned = open == "section" and prev and prev.t == "Str" and
+				(prev.text:match("'s$") or prev.text:match("’s$") or prev.text:lower() == "its") and true
+		elseif not title and not continues(el) then
+			open, scope = nil, nil
 		end
 		out:insert(el)
+		::next::
 	end
 	return out
 end
 
--- A title already inside a link is hidden from number() in a span of its
--- own, where no naming word goes before it, and shown again after.
+-- A title already inside a link is hidden from number() as a single-quoted
+-- one in a span of its own, and shown again, double-quoted, after.
 local function hide(link)
 	return link:walk({
 		Quoted = function(q)
-			return pandoc.Span({ q }, { class = "xref-kept" })
+			if q.quotetype == "DoubleQuote" then
+				return pandoc.Span({ pandoc.Quoted("SingleQuote", q.content) }, { class = "xref-kept" })
+			end
 		end,
 	})
 end
 
 local function show(span)
 	if span.classes:includes("xref-kept") then
-		return span.content
+		return pandoc.Quoted("DoubleQuote", span.content[1].content)
+	end
+end
+
+-- The blocks in order, each chapter's prose read knowing its chapter.
+local function read(blocks)
+	for i, b in ipairs(blocks) do
+		if b.t == "Header" and b.level == 1 then
+			here = chapters[pandoc.utils.stringify(b.content):lower()] or here
+		end
+		if b.t == "Div" then
+			read(b.content)
+		else
+			blocks[i] = b:walk({ Inlines = number })
+		end
 	end
 end
 
@@ -161,6 +275,12 @@ function Pandoc(doc)
 	doc = divide(doc)
 	collect(doc)
 	doc = doc:walk({ Link = hide })
-	doc = doc:walk({ Inlines = number })
+	read(doc.blocks)
+	if #unresolved > 0 then
+		for _, u in ipairs(unresolved) do
+			io.stderr:write("xref: no such " .. u .. "\n")
+		end
+		error(#unresolved .. " references name nothing in the book")
+	end
 	return doc:walk({ Span = show })
 end
