@@ -8,8 +8,9 @@ int main(void)
 	const struct device mmio_devices[] = {
 		{ CONSOLE_ADDR, CONSOLE_SIZE, &console, console_read, console_write, "console" },
 	};
-	struct machine m = { .mmio = { mmio_devices, ARRAY_SIZE(mmio_devices) } };
+	struct machine m = { 0 };
 
+	bus_add(&m.mmio, mmio_devices, ARRAY_SIZE(mmio_devices));
 	set_up_vm(&m.vm, guest_code, sizeof(guest_code));
 	run_machine(&m);
 	print_count("bytes printed", console.printed);

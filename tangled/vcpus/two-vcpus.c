@@ -16,11 +16,11 @@ int main(void)
 {
 	static struct smp_machine sm;
 	const struct device pio_devices[] = {
-		{ DONE_PORT, 1, &sm.m.done, done_read, done_write, "done" },
+		{ DONE_PORT, 1, &sm.m.done, NULL, done_write, "done" },
 	};
 	int i;
 
-	sm.m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&sm.m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	create_machine(&sm.m.vm, guest_code, sizeof(guest_code));
 	check_extension(sm.m.vm.kvm, KVM_CAP_MP_STATE, "KVM_CAP_MP_STATE");
 	add_vcpus(&sm);

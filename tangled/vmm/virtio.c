@@ -5,7 +5,6 @@
 /* Put the device with window on the memory bus and in the VMM's list of virtio devices. */
 void plug_virtio(struct vmm *v, struct device window, struct virtio_mmio *t)
 {
-	v->windows[v->in_memory] = window;
+	bus_add(&v->m.mmio, &window, 1);
 	v->virtio[v->in_memory++] = t;
-	v->m.mmio = (struct bus) { v->windows, v->in_memory };
 }

@@ -57,18 +57,19 @@ static __u8 rtc_register(__u8 index)
 	}
 }
 
-__u8 rtc_read(void *state, __u64 offset)
+void rtc_read(void *state, __u64 offset, __u8 *data, __u32 len)
 {
 	struct rtc *rtc = state;
 
-	return offset ? rtc_register(rtc->index) : 0xff;
+	if (offset == 1 && len == 1)
+		*data = rtc_register(rtc->index);
 }
 
-void rtc_write(void *state, __u64 offset, __u8 value)
+void rtc_write(void *state, __u64 offset, const __u8 *data, __u32 len)
 {
 	struct rtc *rtc = state;
 
-	if (!offset)
-		rtc->index = value & 0x7f;
+	if (!offset && len == 1)
+		rtc->index = *data & 0x7f;
 }
 
