@@ -158,7 +158,6 @@ void start_linux(const struct vm *vm, __u32 entry)
 	get_sregs(vm->vcpu, &sregs);
 	set_flat_segments(&sregs, 0);
 	set_sregs(vm->vcpu, &sregs);
-	if (ioctl(vm->vcpu, KVM_SET_REGS, &regs) == -1)
-		err(1, "KVM_SET_REGS");
+	kvm_ioctl(vm->vcpu, KVM_SET_REGS, &regs, "KVM_SET_REGS");
 }
 

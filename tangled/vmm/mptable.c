@@ -10,11 +10,9 @@ static void number_ioapic(const struct vm *vm, __u8 id)
 {
 	struct kvm_irqchip chip = { .chip_id = KVM_IRQCHIP_IOAPIC };
 
-	if (ioctl(vm->fd, KVM_GET_IRQCHIP, &chip) == -1)
-		err(1, "KVM_GET_IRQCHIP I/O APIC");
+	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &chip, "KVM_GET_IRQCHIP I/O APIC");
 	chip.chip.ioapic.id = id;
-	if (ioctl(vm->fd, KVM_SET_IRQCHIP, &chip) == -1)
-		err(1, "KVM_SET_IRQCHIP I/O APIC");
+	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &chip, "KVM_SET_IRQCHIP I/O APIC");
 }
 
 #define MP_TABLE	0x9fc00		/* the last KiB of base memory: scanned, not RAM */
