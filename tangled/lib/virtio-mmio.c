@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "A virtio device", book/91-virtio-console.nw. */
 /* virtio-mmio.c: virtio's registers in a window of guest-physical memory. */
 #include <err.h>
 #include <string.h>

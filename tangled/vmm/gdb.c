@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Linux under gdb", book/94-under-gdb.nw. */
 /* gdb.c: a gdb stub, the remote serial protocol over TCP, on KVM's debugging controls. */
 #include <err.h>
 #include <errno.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Saving a running Linux", book/94-saving-linux.nw. */
 /* migrate.c: a running Linux moved to another VMM process, in rounds of dirty pages. */
 #include <err.h>
 #include <errno.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Saving a running Linux", book/94-saving-linux.nw. */
 /* snapshot.c: the book's stream, version 3, which carries the TSC's rate. */
 #include <err.h>
 #include <errno.h>

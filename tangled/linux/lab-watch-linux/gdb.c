@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Linux under gdb", book/94-under-gdb.nw. */
 /* gdb.c: the book's gdb stub, with watchpoints on writes. */
 #include <err.h>
 #include <errno.h>
