@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Coalesced MMIO", book/81-coalesced-mmio.nw. */
 #include "kvmbook.h"
 /* coalesced: the console of mmio-console, with its data register coalesced. */
 #include <stdlib.h>
@@ -63,9 +64,10 @@ int main(int argc, char **argv)
 	const struct device mmio_devices[] = {
 		{ CONSOLE_ADDR, CONSOLE_SIZE, &console, console_read, console_write, "console" },
 	};
-	struct machine m = { .mmio = { mmio_devices, ARRAY_SIZE(mmio_devices) } };
+	struct machine m = { 0 };
 	unsigned long drained = 0;
 
+	bus_add(&m.mmio, mmio_devices, ARRAY_SIZE(mmio_devices));
 	set_up_vm(&m.vm, guest_code, sizeof(guest_code));
 	if (argc == 2 && !strcmp(argv[1], "--ring"))
 		drained = run_coalesced(&m, coalesce_console_data(&m));

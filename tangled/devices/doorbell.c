@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "ioeventfd and irqfd", book/84-ioeventfd-irqfd.nw. */
 #include "kvmbook.h"
 /* doorbell: a mailbox device, with and without ioeventfd and irqfd. */
 #include <pthread.h>
@@ -40,17 +41,11 @@ static void mailbox_deliver(struct mailbox *mb)
 	mailbox_interrupt(mb);
 }
 
-static __u8 mailbox_read(void *state, __u64 offset)
-{
-	(void)state;
-	(void)offset;
-	return 0;
-}
-
-static void mailbox_write(void *state, __u64 offset, __u8 value)
+static void mailbox_write(void *state, __u64 offset, const __u8 *data, __u32 len)
 {
 	(void)offset;
-	(void)value;
+	(void)data;
+	(void)len;
 	mailbox_deliver(state);
 }
 
@@ -84,15 +79,15 @@ int main(int argc, char **argv)
 	struct machine m = { 0 };
 	struct mailbox mb = { .irqfd = -1, .doorbell = -1, .input = stdin };
 	const struct device pio_devices[] = {
-		{ DOORBELL_PORT, 1, &mb, mailbox_read, mailbox_write, "mailbox" },
-		{ DONE_PORT, 1, &m.done, done_read, done_write, "done" },
+		{ DOORBELL_PORT, 1, &mb, NULL, mailbox_write, "mailbox" },
+		{ DONE_PORT, 1, &m.done, NULL, done_write, "done" },
 	};
 	pthread_t thread;
 
 	if (argc != 2 || (strcmp(argv[1], "exit") && strcmp(argv[1], "ioeventfd") &&
 			  strcmp(argv[1], "irqfd")))
 		errx(1, "usage: doorbell exit|ioeventfd|irqfd");
-	m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	create_machine(&m.vm, guest_code, sizeof(guest_code));
 	create_irqchip_and_pit(m.vm.fd);
 	add_vcpu(&m.vm);

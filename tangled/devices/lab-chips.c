@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Interrupts from the kernel's own chips", book/82-in-kernel-irqchip.nw. */
 #include "kvmbook.h"
 /* lab-chips: the timer's guest, and the PIC's and PIT's state it left. */
 #include "guests/pit-ticks.h"
@@ -24,10 +25,10 @@ int main(void)
 {
 	struct machine m = { 0 };
 	const struct device pio_devices[] = {
-		{ DONE_PORT, 1, &m.done, done_read, done_write, "done" },
+		{ DONE_PORT, 1, &m.done, NULL, done_write, "done" },
 	};
 
-	m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	create_machine(&m.vm, guest_code, sizeof(guest_code));
 	create_irqchip_and_pit(m.vm.fd);
 	add_vcpu(&m.vm);

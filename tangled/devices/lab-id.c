@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "A device in memory", book/80-mmio-device.nw. */
 #include "kvmbook.h"
 /* lab-id: the console and an identity ROM on one MMIO bus. */
 #include "guests/lab-id.h"
@@ -11,19 +12,14 @@ struct id_rom {
 	unsigned int reads;
 };
 
-static __u8 id_read(void *state, __u64 offset)
+static void id_read(void *state, __u64 offset, __u8 *data, __u32 len)
 {
 	struct id_rom *rom = state;
+	__u32 i;
 
 	rom->reads++;
-	return offset < rom->len ? rom->id[offset] : 0;
-}
-
-static void id_write(void *state, __u64 offset, __u8 value)
-{
-	(void)state;	/* a ROM: writes change nothing */
-	(void)offset;
-	(void)value;
+	for (i = 0; i < len; i++)
+		data[i] = offset + i < rom->len ? rom->id[offset + i] : 0;
 }
 
 static const char id_string[] = "id: kvmbook console rev 2\n";
@@ -34,15 +30,16 @@ int main(void)
 	struct id_rom rom = { id_string, sizeof(id_string) - 1, 0 };
 	const struct device mmio_devices[] = {
 		{ CONSOLE_ADDR, CONSOLE_SIZE, &console, console_read, console_write, "console" },
-		{ ID_ADDR, ID_SIZE, &rom, id_read, id_write, "id rom" },
+		{ ID_ADDR, ID_SIZE, &rom, id_read, NULL, "id rom" },
 	};
-	struct machine m = { .mmio = { mmio_devices, ARRAY_SIZE(mmio_devices) } };
+	struct machine m = { 0 };
 	size_t i;
 
+	bus_add(&m.mmio, mmio_devices, ARRAY_SIZE(mmio_devices));
 	set_up_vm(&m.vm, guest_code, sizeof(guest_code));
 	run_machine(&m);
-	for (i = 0; i < ARRAY_SIZE(mmio_devices); i++)
-		print_count(mmio_devices[i].name, m.by_address[i]);
+	for (i = 0; i < m.mmio.count; i++)
+		print_count(m.mmio.devices[i].name, m.mmio.exits[i]);
 	print_count("exits to the VMM", m.exits);
 	return 0;
 }

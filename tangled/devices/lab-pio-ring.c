@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Coalesced MMIO", book/81-coalesced-mmio.nw. */
 #include "kvmbook.h"
 /* lab-pio-ring: coalesced, with the serial port's writes in the ring too. */
 #include "guests/mmio-console.h"
@@ -78,13 +79,12 @@ int main(void)
 	const struct device pio_devices[] = {
 		{ SERIAL_PORT, 1, &serial, console_read, console_write, "serial port" },
 	};
-	struct machine m = {
-		.mmio = { mmio_devices, ARRAY_SIZE(mmio_devices) },
-		.pio = { pio_devices, ARRAY_SIZE(pio_devices) },
-	};
+	struct machine m = { 0 };
 	struct kvm_coalesced_mmio_ring *ring;
 	unsigned long drained;
 
+	bus_add(&m.mmio, mmio_devices, ARRAY_SIZE(mmio_devices));
+	bus_add(&m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	set_up_vm(&m.vm, guest_code, sizeof(guest_code));
 	ring = coalesce_console_data(&m);
 	coalesce_serial_port(&m);

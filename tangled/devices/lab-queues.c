@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "ioeventfd and irqfd", book/84-ioeventfd-irqfd.nw. */
 #include "kvmbook.h"
 /* lab-queues: two eventfds on one doorbell port, told apart by the value written. */
 #define MAILBOX_ADDR	0x1f00	/* guest-physical: where the next byte is left */
 #define DOORBELL_PORT	0xf0	/* write: the guest asks for the next byte */
 #define MAILBOX_IRQ	5	/* the byte is there */
 #include "guests/lab-queues.h"
-static __u8 doorbell_read(void *state, __u64 offset)
+static void doorbell_write(void *state, __u64 offset, const __u8 *data, __u32 len)
 {
 	(void)state;
 	(void)offset;
-	return 0;
-}
-
-static void doorbell_write(void *state, __u64 offset, __u8 value)
-{
-	(void)state;
-	(void)offset;
-	printf("doorbell: no queue %u\n", value);
+	(void)len;
+	printf("doorbell: no queue %u\n", data[0]);
 	flush_stdout();
 }
 
@@ -42,13 +37,13 @@ int main(void)
 {
 	struct machine m = { 0 };
 	const struct device pio_devices[] = {
-		{ DOORBELL_PORT, 1, NULL, doorbell_read, doorbell_write, "doorbell" },
+		{ DOORBELL_PORT, 1, NULL, NULL, doorbell_write, "doorbell" },
 	};
 	int queue[QUEUES];
 	char name[20];
 	int q;
 
-	m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	set_up_vm(&m.vm, guest_code, sizeof(guest_code));
 	for (q = 0; q < QUEUES; q++)
 		queue[q] = bind_ioeventfd(&m.vm, DOORBELL_PORT, 1,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "An interrupt the VMM raises", book/83-irq-line.nw. */
 #include "kvmbook.h"
 /* lab-thre: a guest that sends on the UART's "transmitter empty" interrupt. */
 #include "guests/lab-thre.h"
@@ -11,14 +12,14 @@ int main(void)
 	struct serial uart;
 	struct device pio_devices[] = {
 		{ 0 },		/* the UART, once the VM exists */
-		{ DONE_PORT, 1, &m.done, done_read, done_write, "done" },
+		{ DONE_PORT, 1, &m.done, NULL, done_write, "done" },
 	};
 
 	create_machine(&m.vm, guest_code, sizeof(guest_code));
 	create_irqchip_and_pit(m.vm.fd);
 	add_vcpu(&m.vm);
 	pio_devices[0] = serial_device(&uart, m.vm.fd);
-	m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	run_machine(&m);
 	print_count("bytes sent", uart.sent);
 	print_count("line raised", uart.raised);

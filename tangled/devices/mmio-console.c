@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "A device in memory", book/80-mmio-device.nw. */
 #include "kvmbook.h"
 /* mmio-console: a console device the guest reaches through memory-mapped I/O. */
 #include "guests/mmio-console.h"
@@ -8,8 +9,9 @@ int main(void)
 	const struct device mmio_devices[] = {
 		{ CONSOLE_ADDR, CONSOLE_SIZE, &console, console_read, console_write, "console" },
 	};
-	struct machine m = { .mmio = { mmio_devices, ARRAY_SIZE(mmio_devices) } };
+	struct machine m = { 0 };
 
+	bus_add(&m.mmio, mmio_devices, ARRAY_SIZE(mmio_devices));
 	set_up_vm(&m.vm, guest_code, sizeof(guest_code));
 	run_machine(&m);
 	print_count("bytes printed", console.printed);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "An interrupt the VMM raises", book/83-irq-line.nw. */
 #include "kvmbook.h"
 /* serial-irq: a UART in the VMM that interrupts the guest with KVM_IRQ_LINE. */
 #include "guests/serial-irq.h"
@@ -38,7 +39,7 @@ int main(int argc, char **argv)
 	struct line_input input = { .uart = &uart };
 	struct device pio_devices[] = {
 		{ 0 },		/* the UART, once the VM exists */
-		{ DONE_PORT, 1, &m.done, done_read, done_write, "done" },
+		{ DONE_PORT, 1, &m.done, NULL, done_write, "done" },
 	};
 	bool keep_high = argc == 2 && !strcmp(argv[1], "--keep-high");
 
@@ -51,7 +52,7 @@ int main(int argc, char **argv)
 	uart.io.refill = next_line;
 	uart.io.owner = &input;
 	uart.keeps_high = keep_high;
-	m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	next_line(&input);
 	run_machine(&m);
 	print_count("line raised", uart.raised);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Appendix: fuzzing the devices", book/95-fuzzing.nw. */
 /* fuzz/bus.c: the Linux VMM's buses and devices, given exits built from the input. */
 #include "fuzz.h"
 
@@ -21,7 +22,7 @@ struct pc_machine {
 	struct serial uart;
 	struct pc pc;
 	struct virtio_console console;
-	struct device devices[1 + PC_DEVICES], windows[1];
+	struct device devices[1 + PC_DEVICES];
 	struct kvm_run *run;
 };
 
@@ -29,12 +30,12 @@ static void build_machine(struct pc_machine *pcm)
 {
 	struct machine *m = &pcm->m;
 
+	struct device console = virtio_console_device(&pcm->console, &m->vm, VIRTIO_CONSOLE_BASE,
+						      VIRTIO_CONSOLE_IRQ);
+
 	pcm->devices[0] = serial_device(&pcm->uart, FUZZ_VMFD);
-	m->pio = (struct bus) { pcm->devices, 1 + pc_devices(&pcm->pc, &m->done,
-							      pcm->devices + 1) };
-	pcm->windows[0] = virtio_console_device(&pcm->console, &m->vm, VIRTIO_CONSOLE_BASE,
-						 VIRTIO_CONSOLE_IRQ);
-	m->mmio = (struct bus) { pcm->windows, 1 };
+	bus_add(&m->pio, pcm->devices, 1 + pc_devices(&pcm->pc, &m->done, pcm->devices + 1));
+	bus_add(&m->mmio, &console, 1);
 }
 
 static void make_exit(struct kvm_run *run, enum exit_kind kind, const struct exit_input *e)

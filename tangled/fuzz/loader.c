@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Appendix: fuzzing the devices", book/95-fuzzing.nw. */
 /* fuzz/loader.c: the bzImage loader, given a kernel and an initramfs built from the input. */
 #include "fuzz.h"
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Saving a running Linux", book/94-saving-linux.nw. */
 /* fuzz/snapshot.c: the reader of snapshots and migrations, given the input as its stream. */
 #include <stdio.h>
 #include <unistd.h>

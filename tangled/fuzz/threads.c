@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Appendix: fuzzing the devices", book/95-fuzzing.nw. */
 /* fuzz/threads.c: the virtio console's three threads at once, for ThreadSanitizer. */
 #include <sched.h>
 #include <linux/virtio_config.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Appendix: fuzzing the devices", book/95-fuzzing.nw. */
 /* fuzz/virtio-net.c: the network card's registers and queues, and frames from its wire. */
 #include <sys/socket.h>
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* From the chapter "An interrupt the VMM raises", book/83-irq-line.nw. */
 /* lab-thre's guest: send a message one byte per "transmitter empty"
    interrupt of the UART, then finish. */
 	.code16

@@ -1,3 +1,4 @@
+/* From the chapter "An interrupt the VMM raises", book/83-irq-line.nw. */
 /* serial-irq's guest: echo what the serial port receives, upper case,
    from the UART's interrupt handler. */
 	.code16

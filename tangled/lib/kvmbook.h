@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /*
  * kvmbook.h: the book's library, what the programs after Part I share.
  * Each function is defined, and explained, in the chapter that teaches it:
@@ -85,40 +86,40 @@ void set_flat_segments(struct kvm_sregs *sregs, int code64);
 void set_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, void *mem, __u32 flags);
 void *add_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, __u32 flags);
 void print_vcpu_stats(int vcpufd, const char * const *names, size_t count);
-/* A device as the bus sees it: a window and the two calls it answers. */
+/* A device as the bus sees it: a window and the two calls it answers, both optional. */
 struct device {
 	__u64 base;			/* first address of its window */
 	__u64 size;			/* bytes in the window */
 	void *state;			/* what read and write are given */
-	__u8 (*read)(void *state, __u64 offset);
-	void (*write)(void *state, __u64 offset, __u8 value);
-	const char *name;		/* for the VMM's reports */
+	void (*read)(void *state, __u64 offset, __u8 *data, __u32 len);
+	void (*write)(void *state, __u64 offset, const __u8 *data, __u32 len);
+	const char *name;		/* for the bus's errors and the VMM's reports */
 };
+
+#define MAX_DEVICES	8	/* on a bus */
 
 struct bus {
-	const struct device *devices;
+	struct device devices[MAX_DEVICES];
+	unsigned long exits[MAX_DEVICES];	/* exits given to each device */
 	size_t count;
 };
-
-#define MAX_DEVICES	8	/* on a bus, for the counts by device */
 
 struct machine {
 	struct vm vm;
 	struct bus mmio;			/* devices by guest-physical address */
 	struct bus pio;				/* devices by port */
 	unsigned long exits;			/* times KVM_RUN returned to the VMM */
-	unsigned long by_address[MAX_DEVICES];	/* MMIO exits, by device */
-	unsigned long by_port[MAX_DEVICES];	/* port exits, by device */
 	bool done;				/* set by a device when the guest has finished */
 	bool answers_unclaimed;			/* answer what no device takes, and go on */
 	unsigned long unclaimed;		/* accesses no device took, answered */
 };
 
+void bus_add(struct bus *bus, const struct device *devices, size_t count);
 const struct device *find_device(const struct bus *bus, __u64 addr, __u32 len);
 void access_device(const struct device *dev, __u64 offset, __u32 len, bool write,
 		   __u8 *data);
-const struct device *bus_mmio(const struct bus *bus, struct kvm_run *run);
-const struct device *bus_pio(const struct bus *bus, struct kvm_run *run);
+const struct device *bus_mmio(struct bus *bus, struct kvm_run *run);
+const struct device *bus_pio(struct bus *bus, struct kvm_run *run);
 bool dispatch_exit(struct machine *m, struct kvm_run *run);
 bool handle_exit(struct machine *m);
 void run_machine(struct machine *m);
@@ -132,11 +133,10 @@ struct console {
 	unsigned int reads;	/* reads of the status register */
 };
 
-__u8 console_read(void *state, __u64 offset);
-void console_write(void *state, __u64 offset, __u8 value);
+void console_read(void *state, __u64 offset, __u8 *data, __u32 len);
+void console_write(void *state, __u64 offset, const __u8 *data, __u32 len);
 #define DONE_PORT	0xf4	/* write: the guest has finished */
-__u8 done_read(void *state, __u64 offset);
-void done_write(void *state, __u64 offset, __u8 value);
+void done_write(void *state, __u64 offset, const __u8 *data, __u32 len);
 void create_irqchip_and_pit(int vmfd);
 void irq_line(int vmfd, __u32 irq, int level);
 int new_eventfd(void);
@@ -309,9 +309,6 @@ struct virtio_mmio {
 	int doorbell[VIRTIO_QUEUES];	/* with a thread: each queue's ioeventfd */
 	pthread_mutex_t *lock;		/* with a thread: held while the device is used */
 	struct virtio dev;
-	__u32 latch;			/* a register's bytes, as they are written */
-	__u64 next;			/* the offset of the byte the latch takes next */
-	unsigned long ignored;		/* bytes written other than as whole registers */
 	__u32 device_features_sel, driver_features_sel, queue_sel;
 	__u64 driver_features;		/* accepted by the driver */
 	__u32 status;			/* VIRTIO_CONFIG_S_*: the driver's progress */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* modes.c: flat segments, for a vCPU that starts in protected or long mode. */
 #include "kvmbook.h"
 

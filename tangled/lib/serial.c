@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* serial.c: COM1, an 8250 UART of the 16450 kind. */
 #include "kvmbook.h"
 
@@ -78,13 +79,14 @@ static __u8 serial_register(struct serial *uart, __u64 offset)
 	}
 }
 
-static __u8 serial_read(void *state, __u64 offset)
+static void serial_read(void *state, __u64 offset, __u8 *data, __u32 len)
 {
 	struct serial *uart = state;
-	__u8 value = serial_register(uart, offset);
 
+	if (len != 1)
+		return;		/* the 8250's registers are bytes */
+	*data = serial_register(uart, offset);
 	update_irq(uart);
-	return value;
 }
 
 static void transmit(struct serial *uart, __u8 byte)
@@ -99,11 +101,15 @@ static void transmit(struct serial *uart, __u8 byte)
 	uart->thr_empty = true;
 }
 
-static void serial_write(void *state, __u64 offset, __u8 value)
+static void serial_write(void *state, __u64 offset, const __u8 *data, __u32 len)
 {
 	struct serial *uart = state;
 	bool dlab = uart->lcr & UART_LCR_DLAB;
+	__u8 value;
 
+	if (len != 1)
+		return;
+	value = *data;
 	switch (offset) {
 	case UART_THR:
 		if (dlab)

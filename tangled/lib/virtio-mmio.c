@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "A virtio device", book/91-virtio-console.nw. */
 /* virtio-mmio.c: virtio's registers in a window of guest-physical memory. */
 #include <err.h>
 #include <string.h>
@@ -49,15 +50,20 @@ static __u32 virtio_register(struct virtio_mmio *t, __u64 reg)
 	}
 }
 
-static __u8 virtio_mmio_read(void *state, __u64 offset)
+static void virtio_mmio_read(void *state, __u64 offset, __u8 *data, __u32 len)
 {
 	struct virtio_mmio *t = state;
 	const __u8 *config = t->dev.config;
+	__u32 i, value;
 
-	if (offset >= VIRTIO_MMIO_CONFIG)
-		return offset - VIRTIO_MMIO_CONFIG < t->dev.config_size ?
-		       config[offset - VIRTIO_MMIO_CONFIG] : 0;
-	return virtio_register(t, offset & ~3ull) >> 8 * (offset & 3);
+	if (offset >= VIRTIO_MMIO_CONFIG) {
+		for (i = 0; i < len; i++)
+			data[i] = offset + i - VIRTIO_MMIO_CONFIG < t->dev.config_size ?
+				  config[offset + i - VIRTIO_MMIO_CONFIG] : 0;
+	} else if (len == 4 && !(offset & 3)) {
+		value = virtio_register(t, offset);
+		memcpy(data, &value, sizeof(value));
+	}
 }
 
 /* Add one to the eventfd fd's count, or the VMM stops with what. */
@@ -217,21 +223,15 @@ static void set_register(struct virtio_mmio *t, __u64 reg, __u32 value)
 	}
 }
 
-static void virtio_mmio_write(void *state, __u64 offset, __u8 value)
+static void virtio_mmio_write(void *state, __u64 offset, const __u8 *data, __u32 len)
 {
 	struct virtio_mmio *t = state;
-	unsigned int shift = 8 * (offset & 3);
+	__u32 value;
 
-	if (!(offset & 3))
-		t->next = offset;
-	if (offset != t->next || offset >= VIRTIO_MMIO_CONFIG) {
-		t->ignored++;
+	if (offset >= VIRTIO_MMIO_CONFIG || len != 4 || offset & 3)
 		return;
-	}
-	t->latch = (t->latch & ~(0xffu << shift)) | (__u32)value << shift;
-	t->next++;
-	if ((offset & 3) == 3)
-		set_register(t, offset & ~3ull, t->latch);
+	memcpy(&value, data, sizeof(value));
+	set_register(t, offset, value);
 }
 
 /* The transport for dev, in a window at base, interrupting on irq. */

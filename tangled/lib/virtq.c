@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "A virtio device", book/91-virtio-console.nw. */
 /* virtq.c: the device's side of a split virtqueue. */
 #include <linux/virtio_ring.h>
 #include "kvmbook.h"

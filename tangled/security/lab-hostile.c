@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "The guest is hostile", book/92-hostile-guest.nw. */
 #include "kvmbook.h"
 /* lab-hostile: two attacks the chapter did not make, and the VMM's answers counted. */
 #include <sys/mman.h>
@@ -54,7 +55,7 @@ static __u32 run_attack(const struct attack *a)
 	struct vring_avail *avail;
 	struct vring_used *used;
 
-	m.mmio = (struct bus) { &window, 1 };
+	bus_add(&m.mmio, &window, 1);
 	set_up_vm(&m.vm, guest_code, sizeof(guest_code));
 	memcpy(guest_ptr(&m.vm, QUEUE_WORDS, sizeof(a->queue)), a->queue, sizeof(a->queue));
 	memcpy(guest_ptr(&m.vm, a->queue[1], sizeof(a->desc)), &a->desc, sizeof(a->desc));

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "The guest is hostile", book/92-hostile-guest.nw. */
 #include "kvmbook.h"
 /* stray: a guest that reaches for devices that are not there, and a VMM that answers. */
 #include "guests/stray.h"
@@ -14,7 +15,7 @@ int main(void)
 
 	set_up_vm(&m.vm, guest_code, sizeof(guest_code));
 	pio_devices[0] = serial_device(&uart, m.vm.fd);
-	m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	run_machine(&m);
 	memcpy(&memory, guest_ptr(&m.vm, READ_VALUES, 4), sizeof(memory));
 	memcpy(&port, guest_ptr(&m.vm, READ_VALUES + 4, 2), sizeof(port));

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Waking a processor: INIT and SIPI", book/85-waking-a-processor.nw. */
 #include "kvmbook.h"
 /* lab-mp-state: wake-ap's guest, its AP woken by the VMM with KVM_SET_MP_STATE. */
 #define BSP_ENTRY	0x1017	/* guest-physical: vCPU 0's 32-bit code */
@@ -27,10 +28,10 @@ int main(void)
 {
 	static struct smp_machine sm;
 	const struct device pio_devices[] = {
-		{ DONE_PORT, 1, &sm.m.done, done_read, done_write, "done" },
+		{ DONE_PORT, 1, &sm.m.done, NULL, done_write, "done" },
 	};
 
-	sm.m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&sm.m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	create_machine(&sm.m.vm, guest_code, sizeof(guest_code));
 	check_extension(sm.m.vm.kvm, KVM_CAP_MP_STATE, "KVM_CAP_MP_STATE");
 	create_irqchip_and_pit(sm.m.vm.fd);

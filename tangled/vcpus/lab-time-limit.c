@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Several vCPUs", book/85-vcpus.nw. */
 #include "kvmbook.h"
 /* lab-time-limit: two-vcpus' guest, that never finishes, stopped after a time limit. */
 #define LOCKED_COUNTER		0x1f00	/* guest-physical: the locked counter */
@@ -40,12 +41,12 @@ int main(void)
 {
 	static struct smp_machine sm;
 	const struct device pio_devices[] = {
-		{ DONE_PORT, 1, &sm.m.done, done_read, done_write, "done" },
+		{ DONE_PORT, 1, &sm.m.done, NULL, done_write, "done" },
 	};
 	pthread_t limit;
 	int i;
 
-	sm.m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&sm.m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	create_machine(&sm.m.vm, guest_code, sizeof(guest_code));
 	add_vcpus(&sm);
 	for (i = 0; i < NR_VCPUS; i++) {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Several vCPUs", book/85-vcpus.nw. */
 #include "kvmbook.h"
 /* two-vcpus: two vCPUs, two threads, an order kept through shared memory. */
 #define LOCKED_COUNTER		0x1f00	/* guest-physical: the locked counter */
@@ -16,11 +17,11 @@ int main(void)
 {
 	static struct smp_machine sm;
 	const struct device pio_devices[] = {
-		{ DONE_PORT, 1, &sm.m.done, done_read, done_write, "done" },
+		{ DONE_PORT, 1, &sm.m.done, NULL, done_write, "done" },
 	};
 	int i;
 
-	sm.m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&sm.m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	create_machine(&sm.m.vm, guest_code, sizeof(guest_code));
 	check_extension(sm.m.vm.kvm, KVM_CAP_MP_STATE, "KVM_CAP_MP_STATE");
 	add_vcpus(&sm);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Waking a processor: INIT and SIPI", book/85-waking-a-processor.nw. */
 #include "kvmbook.h"
 /* wake-ap: vCPU 0 wakes vCPU 1 with INIT and SIPI through its local APIC. */
 /* KVM_SET_LAPIC rebuilds KVM's map of APIC ids, now that every vCPU is online. */
@@ -40,19 +41,14 @@ static void print_start(const struct vcpu_thread *v)
 	flush_stdout();
 }
 
-static __u8 step_read(void *state, __u64 offset)
-{
-	(void)state;
-	(void)offset;
-	return 0;
-}
-
-static void step_write(void *state, __u64 offset, __u8 value)
+static void step_write(void *state, __u64 offset, const __u8 *data, __u32 len)
 {
 	struct smp_machine *sm = state;
 	struct vcpu_thread *ap = &sm->vcpus[1];
+	__u8 value = data[0];
 
 	(void)offset;
+	(void)len;
 	if (ap->started)	/* its KVM_RUN holds the vCPU: a read would wait */
 		return;
 	printf("step %u: ", value);
@@ -67,13 +63,13 @@ int main(int argc, char **argv)
 {
 	static struct smp_machine sm;
 	const struct device pio_devices[] = {
-		{ STEP_PORT, 1, &sm, step_read, step_write, "step" },
-		{ DONE_PORT, 1, &sm.m.done, done_read, done_write, "done" },
+		{ STEP_PORT, 1, &sm, NULL, step_write, "step" },
+		{ DONE_PORT, 1, &sm.m.done, NULL, done_write, "done" },
 	};
 
 	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--all-threads")))
 		errx(1, "usage: wake-ap [--all-threads]");
-	sm.m.pio = (struct bus) { pio_devices, ARRAY_SIZE(pio_devices) };
+	bus_add(&sm.m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	create_machine(&sm.m.vm, guest_code, sizeof(guest_code));
 	check_extension(sm.m.vm.kvm, KVM_CAP_MP_STATE, "KVM_CAP_MP_STATE");
 	create_irqchip_and_pit(sm.m.vm.fd);

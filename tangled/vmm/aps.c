@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Linux on several processors", book/94-processors.nw. */
 /* aps.c: the application processors' threads, and the pause that stops vCPU 0. */
 #include <err.h>
 #include <errno.h>

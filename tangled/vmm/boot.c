@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "A VMM that boots Linux", book/87-booting-linux.nw. */
 /* boot.c: the x86 boot protocol's 32-bit entry, for a bzImage. */
 #include <err.h>
 #include <fcntl.h>
@@ -158,7 +159,6 @@ void start_linux(const struct vm *vm, __u32 entry)
 	get_sregs(vm->vcpu, &sregs);
 	set_flat_segments(&sregs, 0);
 	set_sregs(vm->vcpu, &sregs);
-	if (ioctl(vm->vcpu, KVM_SET_REGS, &regs) == -1)
-		err(1, "KVM_SET_REGS");
+	kvm_ioctl(vm->vcpu, KVM_SET_REGS, &regs, "KVM_SET_REGS");
 }
 

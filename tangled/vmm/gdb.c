@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Linux under gdb", book/94-under-gdb.nw. */
 /* gdb.c: a gdb stub, the remote serial protocol over TCP, on KVM's debugging controls. */
 #include <err.h>
 #include <errno.h>
@@ -157,8 +158,7 @@ static void set_debug(struct gdb_stub *stub, __u32 control)
 			debug.arch.debugreg[7] |= stub->hw[i].dr7;
 		}
 	}
-	if (ioctl(stub->vm->vcpu, KVM_SET_GUEST_DEBUG, &debug) == -1)
-		err(1, "KVM_SET_GUEST_DEBUG");
+	kvm_ioctl(stub->vm->vcpu, KVM_SET_GUEST_DEBUG, &debug, "KVM_SET_GUEST_DEBUG");
 }
 
 /* Z0/z0: plant an int3 at addr, or put back the byte it replaced, where it was planted. */
@@ -285,8 +285,7 @@ static void leave(struct gdb_stub *stub)
 
 	while (stub->nbreaks)
 		software_break(stub, false, stub->breaks[0].addr);
-	if (ioctl(stub->vm->vcpu, KVM_SET_GUEST_DEBUG, &off) == -1)
-		err(1, "KVM_SET_GUEST_DEBUG");
+	kvm_ioctl(stub->vm->vcpu, KVM_SET_GUEST_DEBUG, &off, "KVM_SET_GUEST_DEBUG");
 	close(stub->fd);
 	stub->fd = -1;
 }

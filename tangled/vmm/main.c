@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "A VMM that boots Linux", book/87-booting-linux.nw. */
 /*
  * vmm: boot a Linux bzImage with an initramfs on a PC made of KVM's
  * interrupt chips and timer, an 8250 serial console and answers for the
@@ -197,7 +198,7 @@ static void plug_devices(struct vmm *v)
 	count = 1 + pc_devices(&v->pc, &v->m.done, v->ports + 1);
 	if (v->o.without)
 		count = remove_device(v->ports, count, v->o.without);
-	v->m.pio = (struct bus) { v->ports, count };
+	bus_add(&v->m.pio, v->ports, count);
 	if (v->o.virtio)
 		plug_virtio(v, virtio_console_device(&v->console, &v->m.vm, VIRTIO_CONSOLE_BASE,
 						     VIRTIO_CONSOLE_IRQ), &v->console.mmio);
@@ -289,19 +290,19 @@ static void say_how_it_ended(struct vmm *v)
 		gdb_end(&v->stub);
 }
 
-static void report_bus(const struct bus *bus, const unsigned long *exits)
+static void report_bus(const struct bus *bus)
 {
 	size_t i;
 
 	for (i = 0; i < bus->count; i++)
-		printf("  %-18s %lu\n", bus->devices[i].name, exits[i]);
+		printf("  %-18s %lu\n", bus->devices[i].name, bus->exits[i]);
 }
 
 static void report(const struct vmm *v)
 {
 	printf("%-20s %lu\n", "exits to the VMM", v->m.exits);
-	report_bus(&v->m.pio, v->m.by_port);
-	report_bus(&v->m.mmio, v->m.by_address);
+	report_bus(&v->m.pio);
+	report_bus(&v->m.mmio);
 	printf("%-20s %lu\n", "unclaimed accesses", v->m.unclaimed);
 	printf("%-20s %lu\n", "bytes sent", v->uart.sent);
 	if (v->o.timed)
@@ -314,7 +315,7 @@ int main(int argc, char **argv)
 {
 	static struct vmm v = { .m.answers_unclaimed = true, .mutex = PTHREAD_MUTEX_INITIALIZER };
 
-	_Static_assert(ARRAY_SIZE(v.ports) <= MAX_DEVICES, "too many devices to count");
+	_Static_assert(ARRAY_SIZE(v.ports) <= MAX_DEVICES, "too many devices for the port bus");
 	parse_options(&v, argc, argv);
 	create_pc(&v.m.vm, v.o.ram);
 	create_cpu(&v.m.vm);

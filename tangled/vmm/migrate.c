@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Saving a running Linux", book/94-saving-linux.nw. */
 /* migrate.c: a running Linux moved to another VMM process, in rounds of dirty pages. */
 #include <err.h>
 #include <errno.h>
@@ -75,8 +76,7 @@ static unsigned long send_dirty(struct migration *mg)
 	unsigned long sent = 0;
 	__u64 page, word;
 
-	if (ioctl(mg->vm->fd, KVM_GET_DIRTY_LOG, &log) == -1)
-		err(1, "KVM_GET_DIRTY_LOG");
+	kvm_ioctl(mg->vm->fd, KVM_GET_DIRTY_LOG, &log, "KVM_GET_DIRTY_LOG");
 	for (word = 0; word < (mg->vm->mem_size / PAGE_SIZE + 63) / 64; word++)
 		mg->bitmap[word] |= __atomic_exchange_n(&mg->written[word], 0, __ATOMIC_SEQ_CST);
 	for (page = 0; page < mg->vm->mem_size / PAGE_SIZE; page++) {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Linux on several processors", book/94-processors.nw. */
 /* mptable.c: the MP table, which tells the kernel of the PC's processors. */
 #include <err.h>
 #include <string.h>
@@ -10,11 +11,9 @@ static void number_ioapic(const struct vm *vm, __u8 id)
 {
 	struct kvm_irqchip chip = { .chip_id = KVM_IRQCHIP_IOAPIC };
 
-	if (ioctl(vm->fd, KVM_GET_IRQCHIP, &chip) == -1)
-		err(1, "KVM_GET_IRQCHIP I/O APIC");
+	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &chip, "KVM_GET_IRQCHIP I/O APIC");
 	chip.chip.ioapic.id = id;
-	if (ioctl(vm->fd, KVM_SET_IRQCHIP, &chip) == -1)
-		err(1, "KVM_SET_IRQCHIP I/O APIC");
+	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &chip, "KVM_SET_IRQCHIP I/O APIC");
 }
 
 #define MP_TABLE	0x9fc00		/* the last KiB of base memory: scanned, not RAM */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* pc.c: the keyboard controller, PCI, a boot timer, nothing, and the table of the ports. */
+/* From the chapter "A VMM that boots Linux", book/87-booting-linux.nw. */
+/* pc.c: the keyboard controller, PCI, a boot timer, and the table of the ports. */
 #include <err.h>
 #include <string.h>
 #include <time.h>
@@ -10,37 +11,22 @@
 #define I8042_STATUS	0x01	/* output buffer full, input buffer empty */
 #define I8042_RESET	0xfe	/* pulse the reset line */
 
-static __u8 i8042_read(void *state, __u64 offset)
+static void i8042_read(void *state, __u64 offset, __u8 *data, __u32 len)
 {
 	(void)state;
-	return offset == I8042_COMMAND ? I8042_STATUS : 0xff;
+	if (offset == I8042_COMMAND && len == 1)
+		*data = I8042_STATUS;
 }
 
-static void i8042_write(void *state, __u64 offset, __u8 value)
+static void i8042_write(void *state, __u64 offset, const __u8 *data, __u32 len)
 {
 	bool *done = state;
 
-	if (offset == I8042_COMMAND && value == I8042_RESET)
+	if (offset == I8042_COMMAND && len == 1 && *data == I8042_RESET)
 		*done = true;
 }
 
 #define PCI_CONFIG_PORT	0xcf8	/* address, then data at 0xcfc */
-#define PORT_SPACE	0x10000
-
-static __u8 nothing_read(void *state, __u64 offset)
-{
-	(void)state;
-	(void)offset;
-	return 0xff;
-}
-
-static void nothing_write(void *state, __u64 offset, __u8 value)
-{
-	(void)state;
-	(void)offset;
-	(void)value;
-}
-
 #define BOOT_TIMER_PORT	0x440	/* the nested init writes it when it starts */
 
 static long since_ms(const struct timespec *start)
@@ -52,12 +38,13 @@ static long since_ms(const struct timespec *start)
 	return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
 }
 
-static void boot_timer_write(void *state, __u64 offset, __u8 value)
+static void boot_timer_write(void *state, __u64 offset, const __u8 *data, __u32 len)
 {
 	struct boot_timer *timer = state;
 
 	(void)offset;
-	(void)value;
+	(void)data;
+	(void)len;
 	if (timer->init_ms < 0)
 		timer->init_ms = since_ms(&timer->start);
 }
@@ -67,9 +54,8 @@ size_t pc_devices(struct pc *pc, bool *done, struct device *devices)
 	const struct device table[] = {
 		{ RTC_PORT, 2, &pc->rtc, rtc_read, rtc_write, "clock" },
 		{ I8042_PORT, 5, done, i8042_read, i8042_write, "keyboard" },
-		{ PCI_CONFIG_PORT, 8, NULL, nothing_read, nothing_write, "PCI" },
-		{ BOOT_TIMER_PORT, 1, &pc->timer, nothing_read, boot_timer_write, "boot timer" },
-		{ 0, PORT_SPACE, NULL, nothing_read, nothing_write, "other ports" },
+		{ PCI_CONFIG_PORT, 8, NULL, NULL, NULL, "PCI" },
+		{ BOOT_TIMER_PORT, 1, &pc->timer, NULL, boot_timer_write, "boot timer" },
 	};
 
 	pc->timer.init_ms = -1;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "A VMM that boots Linux", book/87-booting-linux.nw. */
 /* rtc.c: the PC's clock, stopped at midnight on 1 January 2000. */
 #include "vmm.h"
 
@@ -27,18 +28,19 @@ static __u8 rtc_register(__u8 index)
 	}
 }
 
-__u8 rtc_read(void *state, __u64 offset)
+void rtc_read(void *state, __u64 offset, __u8 *data, __u32 len)
 {
 	struct rtc *rtc = state;
 
-	return offset ? rtc_register(rtc->index) : 0xff;
+	if (offset == 1 && len == 1)
+		*data = rtc_register(rtc->index);
 }
 
-void rtc_write(void *state, __u64 offset, __u8 value)
+void rtc_write(void *state, __u64 offset, const __u8 *data, __u32 len)
 {
 	struct rtc *rtc = state;
 
-	if (!offset)
-		rtc->index = value & 0x7f;
+	if (!offset && len == 1)
+		rtc->index = *data & 0x7f;
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "Saving a running Linux", book/94-saving-linux.nw. */
 /* snapshot.c: a running Linux saved to a stream, and restored from one. */
 #include <err.h>
 #include <errno.h>
@@ -65,8 +66,7 @@ static __u32 *msrs_to_save(int kvm, int vcpu, __u32 *count)
 	if (!list)
 		err(1, "malloc");
 	list->nmsrs = probe.nmsrs;
-	if (ioctl(kvm, KVM_GET_MSR_INDEX_LIST, list) == -1)
-		err(1, "KVM_GET_MSR_INDEX_LIST");
+	kvm_ioctl(kvm, KVM_GET_MSR_INDEX_LIST, list, "KVM_GET_MSR_INDEX_LIST");
 	index = list->indices;
 	n = list->nmsrs;
 	for (i = 0; i < ARRAY_SIZE(mtrr_fixed); i++)
@@ -95,12 +95,6 @@ static struct kvm_msr_entry *save_msrs(const struct vm *vm, __u32 *count)
 	return msrs;
 }
 
-static void state_ioctl(int fd, unsigned long request, void *arg, const char *name)
-{
-	if (ioctl(fd, request, arg) == -1)
-		err(1, "%s", name);
-}
-
 /* KVM_GET_XSAVE or KVM_SET_XSAVE, on a struct kvm_xsave of KVM's size around region. */
 static void move_xsave(int vcpu, unsigned long request, __u32 *region, const char *name)
 {
@@ -111,7 +105,7 @@ static void move_xsave(int vcpu, unsigned long request, __u32 *region, const cha
 	if (!xsave)
 		err(1, "calloc");
 	memcpy(xsave->region, region, sizeof(xsave->region));
-	state_ioctl(vcpu, request, xsave, name);
+	kvm_ioctl(vcpu, request, xsave, name);
 	memcpy(region, xsave->region, sizeof(xsave->region));
 	free(xsave);
 }
@@ -120,22 +114,22 @@ static void save_state(const struct vmm *v, struct machine_state *s)
 {
 	const struct vm *vm = &v->m.vm;
 
-	state_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
-	state_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
-	state_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
-	state_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
+	kvm_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
+	kvm_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
+	kvm_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
+	kvm_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
 	move_xsave(vm->vcpu, KVM_GET_XSAVE, s->xsave, "KVM_GET_XSAVE");
-	state_ioctl(vm->vcpu, KVM_GET_XCRS, &s->xcrs, "KVM_GET_XCRS");
-	state_ioctl(vm->vcpu, KVM_GET_DEBUGREGS, &s->debugregs, "KVM_GET_DEBUGREGS");
-	state_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
+	kvm_ioctl(vm->vcpu, KVM_GET_XCRS, &s->xcrs, "KVM_GET_XCRS");
+	kvm_ioctl(vm->vcpu, KVM_GET_DEBUGREGS, &s->debugregs, "KVM_GET_DEBUGREGS");
+	kvm_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
 	s->pic[0].chip_id = KVM_IRQCHIP_PIC_MASTER;
 	s->pic[1].chip_id = KVM_IRQCHIP_PIC_SLAVE;
 	s->ioapic.chip_id = KVM_IRQCHIP_IOAPIC;
-	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[0], "KVM_GET_IRQCHIP master PIC");
-	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[1], "KVM_GET_IRQCHIP slave PIC");
-	state_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->ioapic, "KVM_GET_IRQCHIP I/O APIC");
-	state_ioctl(vm->fd, KVM_GET_PIT2, &s->pit, "KVM_GET_PIT2");
-	state_ioctl(vm->fd, KVM_GET_CLOCK, &s->clock, "KVM_GET_CLOCK");
+	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[0], "KVM_GET_IRQCHIP master PIC");
+	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[1], "KVM_GET_IRQCHIP slave PIC");
+	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->ioapic, "KVM_GET_IRQCHIP I/O APIC");
+	kvm_ioctl(vm->fd, KVM_GET_PIT2, &s->pit, "KVM_GET_PIT2");
+	kvm_ioctl(vm->fd, KVM_GET_CLOCK, &s->clock, "KVM_GET_CLOCK");
 	serial_save(&v->uart, &s->uart);
 	s->rtc_index = v->pc.rtc.index;
 }
@@ -445,11 +439,11 @@ static void set_tsc(int vcpu, __u64 value)
 		.addr = (__u64)(unsigned long)&offset,
 	};
 
-	state_ioctl(vcpu, KVM_GET_DEVICE_ATTR, &attr, "KVM_GET_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
+	kvm_ioctl(vcpu, KVM_GET_DEVICE_ATTR, &attr, "KVM_GET_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
 	if (!read_msr(vcpu, MSR_IA32_TSC, &now))
 		errx(1, "KVM_GET_MSRS: the TSC refused");
 	offset += value - now;
-	state_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &attr, "KVM_SET_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
+	kvm_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &attr, "KVM_SET_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
 }
 
 /* The MSRs, and the TSC by its offset where KVM has it, before the TSC deadline. */
@@ -498,23 +492,23 @@ static void set_state(struct vmm *v, struct saved_machine *saved)
 	const struct vm *vm = &v->m.vm;
 	struct machine_state *s = &saved->state;
 
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
-	state_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
-	state_ioctl(vm->fd, KVM_SET_PIT2, &s->pit, "KVM_SET_PIT2");
-	state_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
-	state_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
+	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
+	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
+	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
+	kvm_ioctl(vm->fd, KVM_SET_PIT2, &s->pit, "KVM_SET_PIT2");
+	kvm_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
+	kvm_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
 	move_xsave(vm->vcpu, KVM_SET_XSAVE, s->xsave, "KVM_SET_XSAVE");
 	if (s->xcrs.nr_xcrs)
-		state_ioctl(vm->vcpu, KVM_SET_XCRS, &s->xcrs, "KVM_SET_XCRS");
-	state_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
+		kvm_ioctl(vm->vcpu, KVM_SET_XCRS, &s->xcrs, "KVM_SET_XCRS");
+	kvm_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
 	restore_msrs(vm, saved);
-	state_ioctl(vm->vcpu, KVM_SET_DEBUGREGS, &s->debugregs, "KVM_SET_DEBUGREGS");
+	kvm_ioctl(vm->vcpu, KVM_SET_DEBUGREGS, &s->debugregs, "KVM_SET_DEBUGREGS");
 	restore_devices(saved, v);
-	state_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
-	state_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
+	kvm_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
+	kvm_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
 	s->clock.flags = 0;	/* the time it holds, not a host's realtime with it */
-	state_ioctl(vm->fd, KVM_SET_CLOCK, &s->clock, "KVM_SET_CLOCK");
+	kvm_ioctl(vm->fd, KVM_SET_CLOCK, &s->clock, "KVM_SET_CLOCK");
 }
 
 void restore_machine(struct snapshot_reader *r, struct vmm *v)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
+/* From the chapter "A VMM that boots Linux", book/87-booting-linux.nw. */
 /* vm.c: the VM, its interrupt chips and timer, its RAM. */
 #include <err.h>
 #include <fcntl.h>
@@ -15,20 +16,16 @@ static void set_intel_addresses(int vmfd)
 {
 	__u64 map = IDENTITY_MAP;
 
-	if (ioctl(vmfd, KVM_SET_TSS_ADDR, TSS_ADDR) == -1)
-		err(1, "KVM_SET_TSS_ADDR");
-	if (ioctl(vmfd, KVM_SET_IDENTITY_MAP_ADDR, &map) == -1)
-		err(1, "KVM_SET_IDENTITY_MAP_ADDR");
+	kvm_ioctl(vmfd, KVM_SET_TSS_ADDR, (void *)TSS_ADDR, "KVM_SET_TSS_ADDR");
+	kvm_ioctl(vmfd, KVM_SET_IDENTITY_MAP_ADDR, &map, "KVM_SET_IDENTITY_MAP_ADDR");
 }
 
 static void create_chips(int vmfd)
 {
 	struct kvm_pit_config pit = { .flags = KVM_PIT_SPEAKER_DUMMY };
 
-	if (ioctl(vmfd, KVM_CREATE_IRQCHIP, 0) == -1)
-		err(1, "KVM_CREATE_IRQCHIP");
-	if (ioctl(vmfd, KVM_CREATE_PIT2, &pit) == -1)
-		err(1, "KVM_CREATE_PIT2");
+	kvm_ioctl(vmfd, KVM_CREATE_IRQCHIP, NULL, "KVM_CREATE_IRQCHIP");
+	kvm_ioctl(vmfd, KVM_CREATE_PIT2, &pit, "KVM_CREATE_PIT2");
 }
 
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* From the chapter "A VMM that boots Linux", book/87-booting-linux.nw. */
 /* vmm: what the files of the VMM that boots Linux share. */
 #ifndef VMM_H
 #define VMM_H
@@ -22,8 +23,8 @@ struct rtc {
 	__u8 index;		/* the register 0x71 reads */
 };
 
-__u8 rtc_read(void *state, __u64 offset);
-void rtc_write(void *state, __u64 offset, __u8 value);
+void rtc_read(void *state, __u64 offset, __u8 *data, __u32 len);
+void rtc_write(void *state, __u64 offset, const __u8 *data, __u32 len);
 /* pc.c */
 struct boot_timer {
 	struct timespec start;	/* when the devices were made */
@@ -35,7 +36,7 @@ struct pc {
 	struct boot_timer timer;
 };
 
-#define PC_DEVICES	5	/* entries pc_devices writes */
+#define PC_DEVICES	4	/* entries pc_devices writes */
 size_t pc_devices(struct pc *pc, bool *done, struct device *devices);
 /* boot.c */
 struct boot_file {
@@ -261,8 +262,7 @@ struct vmm {
 	struct serial uart;		/* COM1, the console */
 	struct pc pc;			/* the clock and the boot timer */
 	struct device ports[1 + PC_DEVICES];	/* the port bus's devices: COM1 and the PC's */
-	struct device windows[VIRTIO_DEVICES];		/* the memory bus's devices */
-	struct virtio_mmio *virtio[VIRTIO_DEVICES];	/* the same, as virtio devices */
+	struct virtio_mmio *virtio[VIRTIO_DEVICES];	/* the memory bus's devices */
 	size_t in_memory;				/* how many */
 	struct virtio_console console;			/* -v */
 	struct console_input input;	/* -i or -p */
