@@ -63,6 +63,16 @@ static bool machine_ended(struct vmm *v)
 	return ended;
 }
 
+/* KVM_RUN ended for a signal: true when the machine has ended, false to run on. */
+static bool signal_came(struct vmm *v)
+{
+	if (machine_ended(v))
+		return true;
+	if (v->o.gdb && gdb_heard(&v->stub))
+		return false;
+	errx(1, "Linux did not reset within %u s", v->o.life);
+}
+
 /* Handle the exit in v's run: true when the machine has ended. */
 static bool handle_pc_exit(struct vmm *v)
 {
@@ -88,13 +98,11 @@ static bool handle_pc_exit(struct vmm *v)
 /* Run until the machine ends. */
 void run_pc(struct vmm *v)
 {
-	do {
-		if (!enter_vcpu(v->m.vm.vcpu, 0, NULL)) {
-			if (machine_ended(v))
-				break;
-			errx(1, "Linux did not reset within %u s", v->o.life);
-		}
-	} while (!handle_pc_exit(v));
+	bool ended;
+
+	do
+		ended = enter_vcpu(v->m.vm.vcpu, 0, NULL) ? handle_pc_exit(v) : signal_came(v);
+	while (!ended);
 	if (v->o.life)
 		stop_timer();
 }

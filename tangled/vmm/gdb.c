@@ -1,22 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Linux under gdb", book/94-under-gdb.nw. */
 /* gdb.c: a gdb stub, the remote serial protocol over TCP, on KVM's debugging controls. */
+#define _GNU_SOURCE	/* F_SETOWN_EX and gettid */
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include "vmm.h"
+
+/* Whether the -l bound has run out: its one-shot timer then reads 0. */
+static bool bound_over(const struct gdb_stub *stub)
+{
+	struct itimerval left;
+
+	return stub->life && getitimer(ITIMER_REAL, &left) == 0 && !timerisset(&left.it_value);
+}
 
 /* Read the next byte gdb sends; false when it has gone. */
 static bool receive_byte(struct gdb_stub *stub, char *c)
 {
-	ssize_t n = read(stub->fd, c, 1);
+	ssize_t n;
 
-	if (n == -1 && errno == EINTR)
-		errx(1, "Linux did not reset within the time -l gave it");
+	while ((n = read(stub->fd, c, 1)) == -1 && errno == EINTR)
+		if (bound_over(stub))
+			errx(1, "Linux did not reset within the time -l gave it");
 	return n == 1;
 }
 
@@ -80,25 +94,105 @@ static void put_hex(char *out, const void *data, size_t len)
 		sprintf(out + 2 * i, "%02x", bytes[i]);
 }
 
+/* Where gdb's amd64 registers 0 to 16, RAX to RIP, are in r. */
+static void wide_registers(struct kvm_regs *r, __u64 *wide[WIDE_REGS])
+{
+	__u64 *in_order[WIDE_REGS] = {
+		&r->rax, &r->rbx, &r->rcx, &r->rdx, &r->rsi, &r->rdi, &r->rbp, &r->rsp,
+		&r->r8, &r->r9, &r->r10, &r->r11, &r->r12, &r->r13, &r->r14, &r->r15, &r->rip,
+	};
+
+	memcpy(wide, in_order, sizeof(in_order));
+}
+
+/* gdb's registers 17 to 23: EFLAGS and the segment selectors, four bytes each. */
+static void narrow_registers(const struct kvm_regs *r, const struct kvm_sregs *s,
+			     __u32 narrow[NARROW_REGS])
+{
+	__u32 in_order[NARROW_REGS] = { r->rflags, s->cs.selector, s->ss.selector,
+					s->ds.selector, s->es.selector, s->fs.selector,
+					s->gs.selector };
+
+	memcpy(narrow, in_order, sizeof(in_order));
+}
+
 /* g: the registers in gdb's amd64 order, as far as the segment selectors. */
 static void send_registers(struct gdb_stub *stub)
 {
 	struct kvm_regs r;
 	struct kvm_sregs s;
-	char out[2 * (17 * 8 + 7 * 4) + 1];
+	__u64 *wide[WIDE_REGS];
+	__u32 narrow[NARROW_REGS];
+	char out[2 * (WIDE_REGS * 8 + NARROW_REGS * 4) + 1];
+	int i;
 
 	get_regs(stub->vm->vcpu, &r);
 	get_sregs(stub->vm->vcpu, &s);
-	{
-		__u64 wide[] = { r.rax, r.rbx, r.rcx, r.rdx, r.rsi, r.rdi, r.rbp, r.rsp,
-				 r.r8, r.r9, r.r10, r.r11, r.r12, r.r13, r.r14, r.r15, r.rip };
-		__u32 narrow[] = { r.rflags, s.cs.selector, s.ss.selector, s.ds.selector,
-				   s.es.selector, s.fs.selector, s.gs.selector };
-
-		put_hex(out, wide, sizeof(wide));
-		put_hex(out + 2 * sizeof(wide), narrow, sizeof(narrow));
-	}
+	wide_registers(&r, wide);
+	for (i = 0; i < WIDE_REGS; i++)
+		put_hex(out + 16 * i, wide[i], 8);
+	narrow_registers(&r, &s, narrow);
+	put_hex(out + 16 * WIDE_REGS, narrow, sizeof(narrow));
 	send_packet(stub, out);
+}
+
+/* len bytes from the hex at *p, in memory order, as gdb sends them; false: not hex. */
+static bool get_hex(const char **p, void *data, size_t len)
+{
+	__u8 *bytes = data;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		int high = hex_digit((*p)[0]), low = high < 0 ? -1 : hex_digit((*p)[1]);
+
+		if (low < 0)
+			return false;
+		bytes[i] = (__u8)(high * 16 + low);
+		*p += 2;
+	}
+	return true;
+}
+
+/* P N=VALUE: one register, a general one, RIP or EFLAGS. */
+static const char *write_register(struct gdb_stub *stub, const char *p)
+{
+	struct kvm_regs r;
+	__u64 *wide[WIDE_REGS], value = 0;	/* EFLAGS fills its low four bytes */
+	char *end;
+	unsigned long n = strtoul(p, &end, 16);
+
+	p = end + 1;
+	if (*end != '=' || n > WIDE_REGS || !get_hex(&p, &value, n < WIDE_REGS ? 8 : 4) || *p)
+		return "E16";	/* a selector, a register the stub does not send, or bad hex */
+	get_regs(stub->vm->vcpu, &r);
+	wide_registers(&r, wide);
+	*(n < WIDE_REGS ? wide[n] : &r.rflags) = value;
+	kvm_ioctl(stub->vm->vcpu, KVM_SET_REGS, &r, "KVM_SET_REGS");
+	return "OK";
+}
+
+/* G: all the registers g sends; the selectors must be the guest's. */
+static const char *write_registers(struct gdb_stub *stub, const char *p)
+{
+	struct kvm_regs r;
+	struct kvm_sregs s;
+	__u64 *wide[WIDE_REGS];
+	__u32 narrow[NARROW_REGS], now[NARROW_REGS];
+	int i;
+
+	get_regs(stub->vm->vcpu, &r);
+	get_sregs(stub->vm->vcpu, &s);
+	wide_registers(&r, wide);
+	for (i = 0; i < WIDE_REGS; i++)
+		if (!get_hex(&p, wide[i], 8))
+			return "E16";
+	narrow_registers(&r, &s, now);
+	if (!get_hex(&p, narrow, sizeof(narrow)) || *p ||
+	    memcmp(narrow + 1, now + 1, sizeof(narrow) - sizeof(narrow[0])))
+		return "E16";
+	r.rflags = narrow[0];
+	kvm_ioctl(stub->vm->vcpu, KVM_SET_REGS, &r, "KVM_SET_REGS");
+	return "OK";
 }
 
 /* The byte at a guest-virtual address, in RAM, and its guest-physical address in *gpa
@@ -141,6 +235,27 @@ static void send_memory(struct gdb_stub *stub, __u64 addr, __u64 len)
 		put_hex(out + 2 * i, &value, 1);
 	}
 	send_packet(stub, i ? out : "E0e");	/* EFAULT, when not one byte is mapped */
+}
+
+/* M ADDR,LEN:BYTES: the guest's memory, or the byte an int3 of the stub's replaced. */
+static const char *write_memory(struct gdb_stub *stub, const char *p)
+{
+	unsigned long long addr, len, i;
+	int at = 0;
+
+	if (sscanf(p, "%llx,%llx:%n", &addr, &len, &at) != 2 || !at)
+		return "E16";
+	for (p += at, i = 0; i < len; i++) {
+		__u8 *byte = guest_byte(stub, addr + i, NULL), value;
+		size_t b = find_break(stub, addr + i);
+
+		if (!get_hex(&p, &value, 1))
+			return "E16";
+		if (!byte)
+			return "E0e";
+		*(b < stub->nbreaks ? &stub->breaks[b].saved : byte) = value;
+	}
+	return *p ? "E16" : "OK";
 }
 
 /* KVM's debugging controls from the stub's breakpoints, with more flags. */
@@ -223,11 +338,47 @@ static void send_hardware_stop(struct gdb_stub *stub)
 	send_packet(stub, "T05hwbreak:;");
 }
 
+static volatile sig_atomic_t knocked;	/* gdb sent a byte while the guest ran */
+static struct kvm_run *knocked_run;	/* the vCPU's, for the signal's handler */
+
+static void knock(int signal)
+{
+	(void)signal;
+	knocked = 1;
+	knocked_run->immediate_exit = 1;	/* if the thread is between two KVM_RUNs */
+}
+
+/* Have gdb's bytes, while O_ASYNC is on, raise SIGIO in this thread, the vCPU's. */
+static void prepare_knock(struct gdb_stub *stub)
+{
+	struct sigaction action = { .sa_handler = knock };	/* no SA_RESTART */
+	struct f_owner_ex owner = { .type = F_OWNER_TID, .pid = gettid() };
+
+	knocked_run = stub->vm->run;
+	if (sigaction(SIGIO, &action, NULL) == -1)
+		err(1, "sigaction SIGIO");
+	if (fcntl(stub->fd, F_SETOWN_EX, &owner) == -1)
+		err(1, "F_SETOWN_EX");
+}
+
+/* O_ASYNC on while the guest runs, off while the stub reads the socket itself. */
+static void hear_while_running(struct gdb_stub *stub, bool on)
+{
+	int flags = fcntl(stub->fd, F_GETFL);
+	char c;
+
+	if (flags == -1 || fcntl(stub->fd, F_SETFL, on ? flags | O_ASYNC : flags & ~O_ASYNC) == -1)
+		err(1, "O_ASYNC");
+	if (on && recv(stub->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) != -1)
+		knock(SIGIO);	/* a byte, or gdb's leaving, came before O_ASYNC: no signal told */
+}
+
 /* Serve gdb's packets until it resumes the guest (true) or leaves it (false). */
 static bool serve(struct gdb_stub *stub)
 {
 	unsigned long long addr, len;
 
+	hear_while_running(stub, false);
 	while (!stub->gone && receive_packet(stub)) {
 		const char *p = stub->packet;
 
@@ -238,11 +389,20 @@ static bool serve(struct gdb_stub *stub)
 		case 'g':
 			send_registers(stub);
 			break;
+		case 'G':
+			send_packet(stub, write_registers(stub, p + 1));
+			break;
+		case 'P':
+			send_packet(stub, write_register(stub, p + 1));
+			break;
 		case 'm':
 			if (sscanf(p + 1, "%llx,%llx", &addr, &len) == 2)
 				send_memory(stub, addr, len);
 			else
 				send_packet(stub, "E16");
+			break;
+		case 'M':
+			send_packet(stub, write_memory(stub, p + 1));
 			break;
 		case 'Z':
 		case 'z':
@@ -250,10 +410,12 @@ static bool serve(struct gdb_stub *stub)
 			break;
 		case 'c':
 			set_debug(stub, 0);
+			hear_while_running(stub, true);
 			return true;
 		case 's':
 			get_regs(stub->vm->vcpu, &stub->before_step);
 			set_debug(stub, KVM_GUESTDBG_SINGLESTEP | KVM_GUESTDBG_BLOCKIRQ);
+			hear_while_running(stub, true);
 			return true;
 		case 'D':
 			send_packet(stub, "OK");
@@ -293,7 +455,8 @@ static void leave(struct gdb_stub *stub)
 void wait_for_gdb(struct gdb_stub *stub, const struct vm *vm, const char *at,
 		  unsigned int life)
 {
-	*stub = (struct gdb_stub) { .vm = vm, .fd = accept_one(at, "gdb", life) };
+	*stub = (struct gdb_stub) { .vm = vm, .fd = accept_one(at, "gdb", life), .life = life };
+	prepare_knock(stub);
 	if (!serve(stub))
 		leave(stub);
 }
@@ -329,5 +492,30 @@ void gdb_end(struct gdb_stub *stub)
 		return;
 	send_packet(stub, "W00");
 	close(stub->fd);
+}
+
+/* KVM_RUN ended for a signal: true when it was gdb's knock, and the guest may go on. */
+bool gdb_heard(struct gdb_stub *stub)
+{
+	ssize_t n;
+	char c = 0;
+
+	if (!knocked || bound_over(stub))
+		return false;
+	knocked = 0;
+	stub->vm->run->immediate_exit = 0;
+	if (stub->fd == -1)
+		return true;	/* gdb knocked as it left */
+	do
+		n = recv(stub->fd, &c, 1, MSG_DONTWAIT);
+	while (n == 1 && c != '\x03');	/* gdb sends nothing else while the guest runs */
+	if (n == 1) {
+		send_packet(stub, "T02");
+		if (!serve(stub))
+			leave(stub);
+	} else if (n == 0 || errno != EAGAIN) {
+		leave(stub);
+	}
+	return true;
 }
 

@@ -206,6 +206,8 @@ void receive_machine(struct snapshot_reader *r, const char *at, unsigned int lif
 #define HW_BREAKS	4	/* DR0 to DR3 */
 #define INT3		0xcc
 #define BP_VECTOR	3	/* #BP, the exception of an int3 */
+#define WIDE_REGS	17	/* gdb's amd64 registers of 8 bytes: RAX to R15, RIP */
+#define NARROW_REGS	7	/* and of 4: EFLAGS and the six selectors */
 
 struct sw_break {
 	__u64 addr;
@@ -227,11 +229,13 @@ struct gdb_stub {
 	size_t nbreaks;
 	struct hw_break hw[HW_BREAKS];	/* DR0 to DR3 */
 	struct kvm_regs before_step;
+	unsigned int life;		/* -l: 0 when the guest has no bound */
 };
 
 void wait_for_gdb(struct gdb_stub *stub, const struct vm *vm, const char *at,
 		  unsigned int life);
 void gdb_stop(struct gdb_stub *stub);
+bool gdb_heard(struct gdb_stub *stub);
 void gdb_end(struct gdb_stub *stub);
 /* main.c: the options, and the machine with the parts they plugged in */
 struct options {
