@@ -32,7 +32,7 @@
 --   an opening parenthesis.
 -- - A reference after one of those words that names nothing in the book
 --   fails the weave, each one named with the chapter it is in: the book's
---   references are its markup, and tools/test-xref checks that they are
+--   references are its markup, and the test test-xref checks that they are
 --   checked.
 
 local chapters = {}
