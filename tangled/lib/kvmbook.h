@@ -199,11 +199,12 @@ void serial_restore(struct serial *uart, const struct uart_state *s);
 #include <pthread.h>
 #define NR_VCPUS	2
 
-struct smp_machine;
-
 /* A vCPU, and what its thread and the VMM know of it. */
 struct vcpu_thread {
-	struct smp_machine *sm;
+	struct machine *m;		/* the machine whose exits it handles */
+	pthread_mutex_t *lock;		/* held while it handles one */
+	pthread_cond_t *changed;	/* signalled when its loop ends */
+	const struct vcpu_thread *leader;	/* kicked when its loop ends; NULL: none */
 	int id;
 	int fd;
 	struct kvm_run *run;
@@ -230,6 +231,8 @@ void add_vcpus(struct smp_machine *sm);
 bool enter_vcpu(int fd, int id, unsigned long *eagains);
 void set_entry(int vcpufd, __u64 rip, __u64 rbx);
 void install_kick(void);
+void kick_vcpu(const struct vcpu_thread *v);
+void run_vcpu_here(struct vcpu_thread *v);
 void start_vcpu(struct vcpu_thread *v);
 void stop_vcpus_when_done(struct smp_machine *sm);
 void print_vcpus(const struct smp_machine *sm);
