@@ -219,6 +219,8 @@ static void make_cmdline(struct vmm *v, char *cmdline)
 
 	if (n < CMDLINE_MAX)
 		n += snprintf(cmdline + n, CMDLINE_MAX - n, " tsc_early_khz=%lu", tsc_khz(&v->m.vm));
+	if (n < CMDLINE_MAX)
+		n += snprintf(cmdline + n, CMDLINE_MAX - n, " initcall_blacklist=vmx_init,svm_init");
 	for (size_t i = 0; i < v->in_memory && n < CMDLINE_MAX; i++)
 		n += snprintf(cmdline + n, CMDLINE_MAX - n, " virtio_mmio.device=4K@%#llx:%u",
 			      v->virtio[i]->base, v->virtio[i]->irq);

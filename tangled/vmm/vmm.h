@@ -25,6 +25,15 @@ struct rtc {
 
 void rtc_read(void *state, __u64 offset, __u8 *data, __u32 len);
 void rtc_write(void *state, __u64 offset, const __u8 *data, __u32 len);
+/* pci.c */
+#define PCI_CONFIG_PORT	0xcf8	/* the address register; data at 0xcfc */
+#define PCI_DATA	4	/* the data port's offset */
+
+struct pci {
+	__u32 address;		/* the last address written to 0xcf8 */
+};
+void pci_read(void *state, __u64 offset, __u8 *data, __u32 len);
+void pci_write(void *state, __u64 offset, const __u8 *data, __u32 len);
 /* pc.c */
 struct boot_timer {
 	struct timespec start;	/* when the devices were made */
@@ -33,6 +42,7 @@ struct boot_timer {
 
 struct pc {
 	struct rtc rtc;
+	struct pci pci;
 	struct boot_timer timer;
 };
 
@@ -88,6 +98,7 @@ void prompt_came(struct console_input *in);
 #define VIRTIO_NET_BASE		0xd0002000	/* the network card's window */
 #define VIRTIO_NET_IRQ		11		/* and its interrupt line */
 /* mptable.c */
+__u8 table_checksum(const void *entry, size_t n);
 void write_mp_table(const struct vm *vm, int count);
 /* aps.c: the application processors, vCPUs 1 and on, and the pause that stops vCPU 0 */
 #define MAX_VCPUS	4	/* the nested kernel's CONFIG_NR_CPUS */
