@@ -119,9 +119,7 @@ int main(void)
 	set_up_queue(&t, TRANSMIT);
 	mmio(&t, VIRTIO_MMIO_STATUS, true, status | VIRTIO_CONFIG_S_DRIVER_OK);
 	serve_in_thread(&t.console.mmio, &t.mutex, true);
-	errno = pthread_create(&input, NULL, type, &t);
-	if (errno)
-		err(1, "pthread_create");
+	input = start_thread(type, &t);
 
 	/* The guest's vCPU: a chain sent at a time, receive buffers kept
 	 * offered, the interrupt acknowledged, until all is through. */

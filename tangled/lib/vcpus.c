@@ -170,20 +170,9 @@ static void *run_vcpu(void *arg)
 
 void start_vcpu(struct vcpu_thread *v)
 {
-	sigset_t all, old;
-
 	v->started = true;
 	v->running = true;
-	sigfillset(&all);
-	errno = pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (errno)
-		err(1, "pthread_sigmask");
-	errno = pthread_create(&v->thread, NULL, run_vcpu, v);
-	if (errno)
-		err(1, "pthread_create");
-	errno = pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (errno)
-		err(1, "pthread_sigmask");
+	v->thread = start_thread(run_vcpu, v);
 }
 
 static const char *mp_state_name(unsigned int state)
