@@ -77,7 +77,7 @@ static void print_site(const struct vm *vm, const char *name, __u64 gpa)
 }
 
 static const char * const hypercall_stats[] = {
-	"exits", "hypercalls", "insn_emulation", "directed_yield_attempted",
+	"exits", "pf_taken", "hypercalls", "insn_emulation", "directed_yield_attempted",
 };
 
 int main(int argc, char **argv)
