@@ -82,11 +82,13 @@ int main(int argc, char **argv)
 		{ DOORBELL_PORT, 1, &mb, NULL, mailbox_write, "mailbox" },
 		{ DONE_PORT, 1, &m.done, NULL, done_write, "done" },
 	};
+	bool bound;
 	pthread_t thread;
 
 	if (argc != 2 || (strcmp(argv[1], "exit") && strcmp(argv[1], "ioeventfd") &&
 			  strcmp(argv[1], "irqfd")))
 		errx(1, "usage: doorbell exit|ioeventfd|irqfd");
+	bound = strcmp(argv[1], "exit");
 	bus_add(&m.pio, pio_devices, ARRAY_SIZE(pio_devices));
 	create_machine(&m.vm, guest_code, sizeof(guest_code));
 	create_irqchip_and_pit(m.vm.fd);
@@ -95,14 +97,12 @@ int main(int argc, char **argv)
 	mb.slot = guest_ptr(&m.vm, MAILBOX_ADDR, 1);
 	if (!strcmp(argv[1], "irqfd"))
 		mb.irqfd = bind_irqfd(&m.vm, MAILBOX_IRQ);
-	if (strcmp(argv[1], "exit")) {
+	if (bound) {
 		mb.doorbell = bind_ioeventfd(&m.vm, DOORBELL_PORT, 1, KVM_IOEVENTFD_FLAG_PIO, 0);
-		errno = pthread_create(&thread, NULL, doorbell_thread, &mb);
-		if (errno)
-			err(1, "pthread_create");
+		thread = start_thread(doorbell_thread, &mb);
 	}
 	run_machine(&m);
-	if (mb.doorbell != -1) {
+	if (bound) {
 		errno = pthread_join(thread, NULL);
 		if (errno)
 			err(1, "pthread_join");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: fuzzing the devices", book/95-fuzzing.nw. */
+/* From the chapter "Appendix: the console's threads under ThreadSanitizer", book/95-threads.nw. */
 /* fuzz/threads.c: the virtio console's three threads at once, for ThreadSanitizer. */
 #include <sched.h>
 #include <linux/virtio_config.h>
@@ -119,9 +119,7 @@ int main(void)
 	set_up_queue(&t, TRANSMIT);
 	mmio(&t, VIRTIO_MMIO_STATUS, true, status | VIRTIO_CONFIG_S_DRIVER_OK);
 	serve_in_thread(&t.console.mmio, &t.mutex, true);
-	errno = pthread_create(&input, NULL, type, &t);
-	if (errno)
-		err(1, "pthread_create");
+	input = start_thread(type, &t);
 
 	/* The guest's vCPU: a chain sent at a time, receive buffers kept
 	 * offered, the interrupt acknowledged, until all is through. */

@@ -57,3 +57,22 @@ int bind_irqfd(const struct vm *vm, __u32 gsi)
 	return irqfd.fd;
 }
 
+/* Run fn(arg) in a new thread with every signal blocked: the process's signals are its vCPUs'. */
+pthread_t start_thread(void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	pthread_t thread;
+
+	sigfillset(&all);
+	errno = pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (errno)
+		err(1, "pthread_sigmask");
+	errno = pthread_create(&thread, NULL, fn, arg);
+	if (errno)
+		err(1, "pthread_create");
+	errno = pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (errno)
+		err(1, "pthread_sigmask");
+	return thread;
+}
+

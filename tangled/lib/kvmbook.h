@@ -135,6 +135,7 @@ struct console {
 
 void console_read(void *state, __u64 offset, __u8 *data, __u32 len);
 void console_write(void *state, __u64 offset, const __u8 *data, __u32 len);
+#include <pthread.h>
 #define DONE_PORT	0xf4	/* write: the guest has finished */
 void done_write(void *state, __u64 offset, const __u8 *data, __u32 len);
 void create_irqchip_and_pit(int vmfd);
@@ -142,6 +143,7 @@ void irq_line(int vmfd, __u32 irq, int level);
 int new_eventfd(void);
 int bind_ioeventfd(const struct vm *vm, __u64 addr, __u32 len, __u32 flags, __u64 datamatch);
 int bind_irqfd(const struct vm *vm, __u32 gsi);
+pthread_t start_thread(void *(*fn)(void *), void *arg);
 #define UART_PORT	0x3f8	/* COM1 */
 #define UART_IRQ	4	/* COM1's interrupt line */
 #define UART_RBR	0	/* read: the received byte */
@@ -196,14 +198,14 @@ struct uart_state {
 
 void serial_save(const struct serial *uart, struct uart_state *s);
 void serial_restore(struct serial *uart, const struct uart_state *s);
-#include <pthread.h>
 #define NR_VCPUS	2
-
-struct smp_machine;
 
 /* A vCPU, and what its thread and the VMM know of it. */
 struct vcpu_thread {
-	struct smp_machine *sm;
+	struct machine *m;		/* the machine whose exits it handles */
+	pthread_mutex_t *lock;		/* held while it handles one */
+	pthread_cond_t *changed;	/* signalled when its loop ends */
+	const struct vcpu_thread *leader;	/* kicked when its loop ends; NULL: none */
 	int id;
 	int fd;
 	struct kvm_run *run;
@@ -230,6 +232,8 @@ void add_vcpus(struct smp_machine *sm);
 bool enter_vcpu(int fd, int id, unsigned long *eagains);
 void set_entry(int vcpufd, __u64 rip, __u64 rbx);
 void install_kick(void);
+void kick_vcpu(const struct vcpu_thread *v);
+void run_vcpu_here(struct vcpu_thread *v);
 void start_vcpu(struct vcpu_thread *v);
 void stop_vcpus_when_done(struct smp_machine *sm);
 void print_vcpus(const struct smp_machine *sm);

@@ -16,14 +16,14 @@ static void kick(int signal)
 	own_run->immediate_exit = 1;
 }
 
-/* Block the kick in the calling thread (how SIG_BLOCK), or take it (SIG_UNBLOCK). */
-static void mask_kick(int how)
+/* Take the kick in the calling thread, which has set own_run. */
+static void take_kick(void)
 {
 	sigset_t kick_set;
 
 	sigemptyset(&kick_set);
 	sigaddset(&kick_set, KICK_SIGNAL);
-	errno = pthread_sigmask(how, &kick_set, NULL);
+	errno = pthread_sigmask(SIG_UNBLOCK, &kick_set, NULL);
 	if (errno)
 		err(1, "pthread_sigmask");
 }
@@ -34,6 +34,22 @@ void install_kick(void)
 
 	if (sigaction(KICK_SIGNAL, &action, NULL) == -1)
 		err(1, "sigaction");
+}
+
+/* Make v's thread leave KVM_RUN, or not enter it again; from any thread. */
+void kick_vcpu(const struct vcpu_thread *v)
+{
+	errno = pthread_kill(v->thread, KICK_SIGNAL);
+	if (errno)
+		err(1, "pthread_kill");
+}
+
+/* The calling thread runs v itself, and takes v's kicks. */
+void run_vcpu_here(struct vcpu_thread *v)
+{
+	v->thread = pthread_self();
+	own_run = v->run;
+	take_kick();
 }
 
 void lock(pthread_mutex_t *mutex)
@@ -72,12 +88,12 @@ void add_vcpus(struct smp_machine *sm)
 	if (errno)
 		err(1, "pthread_cond_init");
 	add_vcpu(vm);
-	sm->vcpus[0] = (struct vcpu_thread) { .sm = sm, .id = 0, .fd = vm->vcpu, .run = vm->run };
-	for (i = 1; i < NR_VCPUS; i++) {
-		int fd = create_vcpu_with_id(vm->fd, i);
+	for (i = 0; i < NR_VCPUS; i++) {
+		int fd = i ? create_vcpu_with_id(vm->fd, i) : vm->vcpu;
 
 		sm->vcpus[i] = (struct vcpu_thread) {
-			.sm = sm, .id = i, .fd = fd, .run = map_run(vm->kvm, fd),
+			.m = &sm->m, .lock = &sm->lock, .changed = &sm->changed,
+			.id = i, .fd = fd, .run = i ? map_run(vm->kvm, fd) : vm->run,
 		};
 	}
 }
@@ -117,10 +133,11 @@ static bool handle_vcpu_exit(struct vcpu_thread *v)
 {
 	bool done;
 
-	lock(&v->sm->lock);
+	lock(v->lock);
 	v->exits++;
-	done = dispatch_exit(&v->sm->m, v->run);
-	unlock(&v->sm->lock);
+	v->m->exits++;
+	done = dispatch_exit(v->m, v->run);
+	unlock(v->lock);
 	return done;
 }
 
@@ -129,7 +146,7 @@ static void *run_vcpu(void *arg)
 	struct vcpu_thread *v = arg;
 
 	own_run = v->run;
-	mask_kick(SIG_UNBLOCK);
+	take_kick();
 	for (;;) {
 		if (!enter_vcpu(v->fd, v->id, &v->eagains)) {
 			v->stopped = true;
@@ -138,12 +155,16 @@ static void *run_vcpu(void *arg)
 		if (handle_vcpu_exit(v))
 			break;
 	}
-	lock(&v->sm->lock);
+	lock(v->lock);
 	v->running = false;
-	errno = pthread_cond_broadcast(&v->sm->changed);
-	if (errno)
-		err(1, "pthread_cond_broadcast");
-	unlock(&v->sm->lock);
+	if (v->changed) {
+		errno = pthread_cond_broadcast(v->changed);
+		if (errno)
+			err(1, "pthread_cond_broadcast");
+	}
+	if (v->leader)
+		kick_vcpu(v->leader);
+	unlock(v->lock);
 	return NULL;
 }
 
@@ -151,11 +172,7 @@ void start_vcpu(struct vcpu_thread *v)
 {
 	v->started = true;
 	v->running = true;
-	mask_kick(SIG_BLOCK);
-	errno = pthread_create(&v->thread, NULL, run_vcpu, v);
-	if (errno)
-		err(1, "pthread_create");
-	mask_kick(SIG_UNBLOCK);
+	v->thread = start_thread(run_vcpu, v);
 }
 
 static const char *mp_state_name(unsigned int state)
@@ -201,13 +218,9 @@ void stop_vcpus_when_done(struct smp_machine *sm)
 		if (errno)
 			err(1, "pthread_cond_timedwait");
 	}
-	for (i = 0; i < NR_VCPUS; i++) {
-		if (!sm->vcpus[i].running)
-			continue;
-		errno = pthread_kill(sm->vcpus[i].thread, KICK_SIGNAL);
-		if (errno)
-			err(1, "pthread_kill");
-	}
+	for (i = 0; i < NR_VCPUS; i++)
+		if (sm->vcpus[i].running)
+			kick_vcpu(&sm->vcpus[i]);
 	unlock(&sm->lock);
 	for (i = 0; i < NR_VCPUS; i++) {
 		if (!sm->vcpus[i].started)

@@ -60,7 +60,6 @@ static void *serve_device(void *arg)
  * both exits, the doorbell handed to the thread by the exit's handler. */
 void serve_in_thread(struct virtio_mmio *t, pthread_mutex_t *lock, bool exits)
 {
-	pthread_t thread;
 	unsigned int i;
 
 	t->lock = lock;
@@ -70,8 +69,6 @@ void serve_in_thread(struct virtio_mmio *t, pthread_mutex_t *lock, bool exits)
 				       KVM_IOEVENTFD_FLAG_DATAMATCH, i);
 	if (t->irq != VIRTIO_NO_IRQ && !exits)
 		t->irqfd = bind_irqfd(t->vm, t->irq);
-	errno = pthread_create(&thread, NULL, serve_device, t);
-	if (errno)
-		err(1, "pthread_create");
+	start_thread(serve_device, t);
 }
 

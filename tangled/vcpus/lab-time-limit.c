@@ -59,9 +59,7 @@ int main(void)
 	install_kick();
 	for (i = 0; i < NR_VCPUS; i++)
 		start_vcpu(&sm.vcpus[i]);
-	errno = pthread_create(&limit, NULL, end_at_time_limit, &sm);
-	if (errno)
-		err(1, "pthread_create");
+	limit = start_thread(end_at_time_limit, &sm);
 	stop_vcpus_when_done(&sm);
 	errno = pthread_join(limit, NULL);
 	if (errno)

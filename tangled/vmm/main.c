@@ -219,6 +219,8 @@ static void make_cmdline(struct vmm *v, char *cmdline)
 
 	if (n < CMDLINE_MAX)
 		n += snprintf(cmdline + n, CMDLINE_MAX - n, " tsc_early_khz=%lu", tsc_khz(&v->m.vm));
+	if (n < CMDLINE_MAX)
+		n += snprintf(cmdline + n, CMDLINE_MAX - n, " initcall_blacklist=vmx_init,svm_init");
 	for (size_t i = 0; i < v->in_memory && n < CMDLINE_MAX; i++)
 		n += snprintf(cmdline + n, CMDLINE_MAX - n, " virtio_mmio.device=4K@%#llx:%u",
 			      v->virtio[i]->base, v->virtio[i]->irq);
@@ -247,11 +249,12 @@ static void start_beside(struct vmm *v)
 			serve_in_thread(v->virtio[i], &v->mutex, v->o.exits);
 	start_console(&v->input, v->o.virtio ? &v->console.io : &v->uart.io, &v->mutex, v->o.typed,
 		      v->o.prompt);
-	prepare_pause(&v->pause, v->m.vm.run);
+	prepare_pause(&v->pause, &v->cpus[0], &v->m.vm);
 	if (v->o.cpus > 1) {
-		create_aps(&v->aps, &v->m.vm, v->o.cpus);
+		create_aps(v->cpus, &v->m, &v->mutex, v->o.cpus);
 		write_mp_table(&v->m.vm, v->o.cpus);
-		start_aps(&v->aps, &v->m, &v->mutex, &v->pause);
+		for (int i = 1; i < v->o.cpus; i++)
+			start_vcpu(&v->cpus[i]);
 	}
 	if (v->o.restore || v->o.incoming) {
 		lock(&v->mutex);

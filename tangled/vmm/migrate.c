@@ -109,9 +109,7 @@ void start_migration(void *arg)
 {
 	struct migration *mg = arg;
 
-	errno = pthread_create(&mg->thread, NULL, send_rounds, mg);
-	if (errno)
-		err(1, "pthread_create");
+	mg->thread = start_thread(send_rounds, mg);
 }
 
 /* The vCPU is paused and the devices still: the last round, the devices and the state. */

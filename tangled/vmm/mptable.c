@@ -92,7 +92,7 @@ struct mp_interrupt {
 enum { MP_INT, MP_NMI, MP_SMI, MP_EXTINT };
 
 /* The value that makes n bytes at entry add up to 0 */
-static __u8 checksum(const void *entry, size_t n)
+__u8 table_checksum(const void *entry, size_t n)
 {
 	const __u8 *byte = entry;
 	__u8 sum = 0;
@@ -152,12 +152,12 @@ void write_mp_table(const struct vm *vm, int count)
 		.entries = count + 2 + (MP_ISA_LINES - 1) + 2,	/* CPUs, bus, I/O APIC, lines */
 		.lapic = MP_LAPIC_ADDR,
 	};
-	header->checksum = checksum(header, header->length);
+	header->checksum = table_checksum(header, header->length);
 	*pointer = (struct mp_pointer) {
 		.signature = "_MP_", .table = MP_TABLE + sizeof(*pointer), .length = 1,
 		.revision = 4,
 	};
-	pointer->checksum = checksum(pointer, sizeof(*pointer));
+	pointer->checksum = table_checksum(pointer, sizeof(*pointer));
 	number_ioapic(vm, ioapic_id);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "A VMM that boots Linux", book/87-booting-linux.nw. */
-/* pc.c: the keyboard controller, PCI, a boot timer, and the table of the ports. */
+/* pc.c: the keyboard controller, a boot timer, and the table of the ports. */
 #include <err.h>
 #include <string.h>
 #include <time.h>
@@ -26,7 +26,6 @@ static void i8042_write(void *state, __u64 offset, const __u8 *data, __u32 len)
 		*done = true;
 }
 
-#define PCI_CONFIG_PORT	0xcf8	/* address, then data at 0xcfc */
 #define BOOT_TIMER_PORT	0x440	/* the nested init writes it when it starts */
 
 static long since_ms(const struct timespec *start)
@@ -54,7 +53,7 @@ size_t pc_devices(struct pc *pc, bool *done, struct device *devices)
 	const struct device table[] = {
 		{ RTC_PORT, 2, &pc->rtc, rtc_read, rtc_write, "clock" },
 		{ I8042_PORT, 5, done, i8042_read, i8042_write, "keyboard" },
-		{ PCI_CONFIG_PORT, 8, NULL, NULL, NULL, "PCI" },
+		{ PCI_CONFIG_PORT, 8, &pc->pci, pci_read, pci_write, "PCI" },
 		{ BOOT_TIMER_PORT, 1, &pc->timer, NULL, boot_timer_write, "boot timer" },
 	};
 

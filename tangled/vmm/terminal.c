@@ -122,7 +122,6 @@ static void next_line_after_prompt(void *owner)
 void start_console(struct console_input *in, struct console_io *io, pthread_mutex_t *mutex,
 		   bool typed, const char *prompt)
 {
-	pthread_t thread;
 
 	*in = (struct console_input) {
 		.io = io, .mutex = mutex, .prompt = prompt,
@@ -136,9 +135,7 @@ void start_console(struct console_input *in, struct console_io *io, pthread_mute
 		make_terminal_raw();
 		fprintf(stderr, "vmm: the guest's console is this terminal; Ctrl-] ends the VMM\r\n");
 		io->refill = next_typed;
-		errno = pthread_create(&thread, NULL, read_typed, in);
-		if (errno)
-			err(1, "pthread_create");
+		start_thread(read_typed, in);
 	}
 }
 

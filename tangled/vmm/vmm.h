@@ -25,6 +25,15 @@ struct rtc {
 
 void rtc_read(void *state, __u64 offset, __u8 *data, __u32 len);
 void rtc_write(void *state, __u64 offset, const __u8 *data, __u32 len);
+/* pci.c */
+#define PCI_CONFIG_PORT	0xcf8	/* the address register; data at 0xcfc */
+#define PCI_DATA	4	/* the data port's offset */
+
+struct pci {
+	__u32 address;		/* the last address written to 0xcf8 */
+};
+void pci_read(void *state, __u64 offset, __u8 *data, __u32 len);
+void pci_write(void *state, __u64 offset, const __u8 *data, __u32 len);
 /* pc.c */
 struct boot_timer {
 	struct timespec start;	/* when the devices were made */
@@ -33,6 +42,7 @@ struct boot_timer {
 
 struct pc {
 	struct rtc rtc;
+	struct pci pci;
 	struct boot_timer timer;
 };
 
@@ -88,38 +98,20 @@ void prompt_came(struct console_input *in);
 #define VIRTIO_NET_BASE		0xd0002000	/* the network card's window */
 #define VIRTIO_NET_IRQ		11		/* and its interrupt line */
 /* mptable.c */
+__u8 table_checksum(const void *entry, size_t n);
 void write_mp_table(const struct vm *vm, int count);
-/* aps.c: the application processors, vCPUs 1 and on, and their threads */
+/* aps.c: the application processors, vCPUs 1 and on, and the pause that stops vCPU 0 */
 #define MAX_VCPUS	4	/* the nested kernel's CONFIG_NR_CPUS */
-
-struct aps;
-
-struct ap {
-	struct aps *aps;
-	int id;
-	int fd;
-	struct kvm_run *run;
-};
 
 /* A request to vCPU 0's thread to leave KVM_RUN and stay out */
 struct pause {
-	struct kvm_run *run;
-	pthread_t vcpu;		/* the thread in run_pc */
+	const struct vcpu_thread *cpu;	/* vCPU 0, run by the main thread */
 	bool requested;
 };
 
-struct aps {
-	struct machine *m;
-	pthread_mutex_t *mutex;		/* the machine's: held while an exit is handled */
-	struct pause *pause;		/* vCPU 0's: made to leave KVM_RUN when one ends it */
-	int count;
-	struct ap ap[MAX_VCPUS - 1];
-};
-
-void prepare_pause(struct pause *pause, struct kvm_run *run);
+void prepare_pause(struct pause *pause, struct vcpu_thread *cpu, const struct vm *vm);
 void pause_vcpu(void *arg);
-void create_aps(struct aps *aps, const struct vm *vm, int count);
-void start_aps(struct aps *aps, struct machine *m, pthread_mutex_t *mutex, struct pause *pause);
+void create_aps(struct vcpu_thread *cpus, struct machine *m, pthread_mutex_t *lock, int count);
 /* snapshot.c */
 #define FNV_OFFSET	0xcbf29ce484222325ULL	/* the checksum of nothing */
 
@@ -272,8 +264,8 @@ struct vmm {
 	struct console_input input;	/* -i or -p */
 	struct virtio_disk disk;	/* -d */
 	struct virtio_net net;	/* -n */
+	struct vcpu_thread cpus[MAX_VCPUS];	/* vCPU 0 on the main thread; -c: the others */
 	struct pause pause;	/* of vCPU 0, from another thread */
-	struct aps aps;		/* -c: vCPUs 1 and on */
 	struct snapshot_reader from;	/* -R or -I: the machine to go on from */
 	struct migration migration;	/* -M */
 	struct gdb_stub stub;	/* -g */
