@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "What the hardware does for a hypervisor", book/86-hardware-for-a-hypervisor.nw. */
+/* From the chapter "Shadow paging against EPT and NPT", book/86-shadow-paging.nw. */
 #include "kvmbook.h"
 /* shadow: a long-mode guest heavy on page tables, and what KVM's MMU counted. */
 #define EFER_LME	(1 << 8)	/* long mode enable */
