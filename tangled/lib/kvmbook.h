@@ -83,6 +83,7 @@ void set_sregs(int vcpufd, const struct kvm_sregs *sregs);
 #define DATA_TYPE	0x3	/* data: read/write, accessed */
 struct kvm_segment flat_segment(__u16 selector, __u8 type, int code64);
 void set_flat_segments(struct kvm_sregs *sregs, int code64);
+void start_in_long_mode(struct vm *vm);
 void set_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, void *mem, __u32 flags);
 void *add_memory_slot(int vmfd, __u32 slot, __u64 gpa, __u64 size, __u32 flags);
 void print_vcpu_stats(int vcpufd, const char * const *names, size_t count);
