@@ -64,7 +64,7 @@ grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
 CHECKS := check-tangle check-guests check-programs check-stages check-fuzz check-patches check-map check-book \
 	check-kernel check-checks
 TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map \
-	test-check-prose-symbols test-check-figures test-check-guests test-check-kernel test-mutations \
+	test-check-prose-symbols test-check-figures test-check-syllabus test-check-guests test-check-kernel test-mutations \
 	test-unrestricted-guest test-reuse test-stages test-xref
 REUSE := tools/reuse
 export FRESH RUN
@@ -72,10 +72,11 @@ export FRESH RUN
 check: packages $(CHECKS)	## Run every check, in that order
 	@echo "make check: all checks passed"
 
-check-tangle:			## tangled/ and patches/ equal what the book tangles to; the prose's run figures are the runs'
+check-tangle:			## tangled/ and patches/ equal what the book tangles to; the prose's run figures are the runs'; the syllabus's weeks keep its claims
 	@tools/need tangle
 	@$(REUSE) $@ tools/check-tangle
 	@$(REUSE) check-figures tools/check-figures
+	@$(REUSE) check-syllabus tools/check-syllabus
 
 check-guests:			## Each guest's bytes are what GNU as makes of its source
 	@$(REUSE) $@ tools/check-guests
