@@ -63,7 +63,7 @@ grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
 # and since when.  FRESH=1 runs every check regardless; CI's fresh clone always does.
 CHECKS := check-tangle check-guests check-programs check-stages check-fuzz check-patches check-map check-book \
 	check-kernel check-checks
-TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-check-map \
+TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-project test-check-map \
 	test-check-prose-symbols test-check-figures test-check-syllabus test-check-guests test-check-kernel test-mutations \
 	test-unrestricted-guest test-reuse test-stages test-xref
 REUSE := tools/reuse
