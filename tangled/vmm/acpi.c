@@ -189,13 +189,14 @@ struct acpi_fadt {
 #define FADT_POWER_BUTTON_NOT_FIXED	0x0010
 #define FADT_SLEEP_BUTTON_NOT_FIXED	0x0020
 
+_Static_assert(sizeof(struct acpi_fadt) == 276, "the FADT of ACPI 6.5 is 276 bytes");
+
 /* The FADT of the machine whose DSDT is at dsdt; its address. */
 static __u64 write_fadt(struct acpi_room *room, __u64 dsdt)
 {
 	__u64 at;
 	struct acpi_fadt *fadt = take(room, sizeof(*fadt), &at);
 
-	_Static_assert(sizeof(*fadt) == 276, "the FADT of ACPI 6.5 is 276 bytes");
 	fadt->sci_interrupt = ACPI_SCI_LINE;
 	fadt->pm1a_event = POWER_PORT + POWER_STATUS;
 	fadt->pm1a_control = POWER_PORT + POWER_CONTROL;
