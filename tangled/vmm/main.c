@@ -210,9 +210,9 @@ static void plug_devices(struct vmm *v)
 	if (v->o.tap)
 		plug_virtio(v, virtio_net_device(&v->net, &v->m.vm, VIRTIO_NET_BASE, VIRTIO_NET_IRQ,
 						 open_tap(v->o.tap)), &v->net.mmio);
-	struct device power = power_device(&v->power, &v->pause);
+	struct device pm = power_device(&v->power, &v->pause);
 
-	bus_add(&v->m.pio, &power, 1);
+	bus_add(&v->m.pio, &pm, 1);
 }
 
 /* The kernel's command line: the user's, and what the kernel has no other way to learn. */
