@@ -210,6 +210,9 @@ static void plug_devices(struct vmm *v)
 	if (v->o.tap)
 		plug_virtio(v, virtio_net_device(&v->net, &v->m.vm, VIRTIO_NET_BASE, VIRTIO_NET_IRQ,
 						 open_tap(v->o.tap)), &v->net.mmio);
+	struct device pm = power_device(&v->power, &v->pause);
+
+	bus_add(&v->m.pio, &pm, 1);
 }
 
 /* The kernel's command line: the user's, and what the kernel has no other way to learn. */
@@ -238,6 +241,8 @@ static void start_guest(struct vmm *v)
 	}
 	if (v->o.restore || v->o.incoming)
 		restore_machine(&v->from, v);
+	if (v->o.kernel)
+		write_acpi_tables(&v->m.vm, v->o.cpus ? v->o.cpus : 1);
 }
 
 static void start_beside(struct vmm *v)
@@ -291,6 +296,8 @@ static void say_how_it_ended(struct vmm *v)
 	}
 	if (v->o.gdb)
 		gdb_end(&v->stub);
+	if (v->power.off)
+		printf("\nthe guest turned the machine off\n");
 }
 
 static void report_bus(const struct bus *bus)

@@ -7,7 +7,7 @@
 #include "vmm.h"
 
 /* Give KVM's I/O APIC the id the MP table gives it. */
-static void number_ioapic(const struct vm *vm, __u8 id)
+void number_ioapic(const struct vm *vm, __u8 id)
 {
 	struct kvm_irqchip chip = { .chip_id = KVM_IRQCHIP_IOAPIC };
 
@@ -20,8 +20,6 @@ static void number_ioapic(const struct vm *vm, __u8 id)
 #define MP_TABLE_ROOM	0x400
 #define MP_APIC_VERSION	0x14		/* an integrated local APIC */
 #define MP_IOAPIC_VERSION	0x11
-#define MP_LAPIC_ADDR	0xfee00000	/* every local APIC's registers */
-#define MP_IOAPIC_ADDR	0xfec00000	/* the I/O APIC's */
 #define MP_ISA_LINES	16
 
 /* "_MP_": where the table is, found by scanning */

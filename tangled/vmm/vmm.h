@@ -98,6 +98,10 @@ void prompt_came(struct console_input *in);
 #define VIRTIO_NET_BASE		0xd0002000	/* the network card's window */
 #define VIRTIO_NET_IRQ		11		/* and its interrupt line */
 /* mptable.c */
+#define MP_LAPIC_ADDR	0xfee00000	/* every local APIC's registers */
+#define MP_IOAPIC_ADDR	0xfec00000	/* the I/O APIC's */
+
+void number_ioapic(const struct vm *vm, __u8 id);
 __u8 table_checksum(const void *entry, size_t n);
 void write_mp_table(const struct vm *vm, int count);
 /* aps.c: the application processors, vCPUs 1 and on, and the pause that stops vCPU 0 */
@@ -229,6 +233,27 @@ void wait_for_gdb(struct gdb_stub *stub, const struct vm *vm, const char *at,
 void gdb_stop(struct gdb_stub *stub);
 bool gdb_heard(struct gdb_stub *stub);
 void gdb_end(struct gdb_stub *stub);
+/* acpi.c */
+void write_acpi_tables(const struct vm *vm, int count);
+/* power.c: ACPI's PM1 registers, at the ports the FADT gives */
+#define POWER_PORT	0x600	/* PM1a's event block, then its control block */
+#define POWER_STATUS	0
+#define POWER_ENABLE	2
+#define POWER_CONTROL	4
+#define POWER_PORTS	6
+#define SCI_EN		0x0001	/* control: ACPI's events go to the SCI */
+#define SLP_TYP_SHIFT	10
+#define SLP_EN		0x2000
+#define SLP_TYP_S5	5	/* SLP_TYP for "soft off", as the DSDT's \_S5 says */
+
+struct power {
+	__u16 enable;		/* the events the kernel enabled */
+	__u16 sleep_type;	/* SLP_TYP, as last written */
+	bool off;		/* the guest turned the machine off */
+	struct pause *pause;	/* vCPU 0's, to end the run */
+};
+
+struct device power_device(struct power *p, struct pause *pause);
 /* main.c: the options, and the machine with the parts they plugged in */
 struct options {
 	size_t ram;		/* -m: bytes of RAM; 0 before the default */
@@ -269,5 +294,6 @@ struct vmm {
 	struct snapshot_reader from;	/* -R or -I: the machine to go on from */
 	struct migration migration;	/* -M */
 	struct gdb_stub stub;	/* -g */
+	struct power power;	/* ACPI's PM1 registers */
 };
 #endif
