@@ -287,8 +287,6 @@ static void hold(struct gdb_stub *stub, int cpu)
 /* Stop every vCPU for vCPU cpu's thread; false when another vCPU had stopped them first. */
 static bool stop_all(struct gdb_stub *stub, int cpu)
 {
-	int i;
-
 	lock(&stub->lock);
 	if (stub->owner != -1 && stub->owner != cpu) {
 		unlock(&stub->lock);
@@ -296,7 +294,7 @@ static bool stop_all(struct gdb_stub *stub, int cpu)
 		return false;
 	}
 	if (stub->owner == -1)
-		for (i = 0; i < stub->ncpus; i++)
+		for (int i = 0; i < stub->ncpus; i++)
 			if (i != cpu)
 				kick_vcpu(&stub->cpus[i]);
 	stub->owner = stub->g = cpu;
@@ -470,17 +468,17 @@ static const char *choose_thread(struct gdb_stub *stub, char op, const char *id)
 static bool thread_query(struct gdb_stub *stub, const char *p)
 {
 	char out[64], name[16];
-	int i, cpu, n = 0;
 
 	if (!strcmp(p, "qfThreadInfo")) {
-		for (i = 0; i < stub->ncpus; i++)
+		for (int i = 0, n = 0; i < stub->ncpus; i++)
 			n += snprintf(out + n, sizeof(out) - n, "%c%x", i ? ',' : 'm', i + 1);
 	} else if (!strcmp(p, "qsThreadInfo")) {
 		strcpy(out, "l");
 	} else if (!strcmp(p, "qC")) {
 		snprintf(out, sizeof(out), "QC%x", stub->owner + 1);
 	} else if (!strncmp(p, "qThreadExtraInfo,", 17)) {
-		cpu = thread_vcpu(stub, p + 17);
+		int cpu = thread_vcpu(stub, p + 17);
+
 		if (cpu < 0) {
 			strcpy(out, "E16");
 		} else {
