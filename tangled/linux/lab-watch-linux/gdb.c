@@ -258,11 +258,18 @@ static const char *write_memory(struct gdb_stub *stub, const char *p)
 	return *p ? "E16" : "OK";
 }
 
+/* Wait a second at most for owner or parked to change; the -l bound ends the wait. */
 static void wait_changed(struct gdb_stub *stub)
 {
-	errno = pthread_cond_wait(&stub->changed, &stub->lock);
-	if (errno)
-		err(1, "pthread_cond_wait");
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec++;
+	errno = pthread_cond_timedwait(&stub->changed, &stub->lock, &until);
+	if (errno && errno != ETIMEDOUT)
+		err(1, "pthread_cond_timedwait");
+	if (bound_over(stub))
+		errx(1, "Linux did not reset within the time -l gave it");
 }
 
 static void tell_changed(struct gdb_stub *stub)
@@ -477,7 +484,7 @@ static int thread_vcpu(const struct gdb_stub *stub, const char *p)
 	return id >= 1 && id <= stub->ncpus ? id - 1 : -2;
 }
 
-/* Hg and Hc: the vCPU the next register and memory packets reach, or the next step. */
+/* Hg and Hc: the vCPU of g, G, P, m and M, or of s. */
 static const char *choose_thread(struct gdb_stub *stub, char op, const char *id)
 {
 	int cpu = thread_vcpu(stub, id);
@@ -487,14 +494,14 @@ static const char *choose_thread(struct gdb_stub *stub, char op, const char *id)
 	if (op == 'c')
 		stub->c = cpu;
 	else if (cpu >= 0)
-		stub->g = cpu;	/* Hg0: any, the one chosen before */
+		stub->g = cpu;
 	return "OK";
 }
 
-/* qfThreadInfo, qsThreadInfo, qC, qThreadExtraInfo; false for another question. */
+/* qfThreadInfo, qsThreadInfo, qC; false for another question. */
 static bool thread_query(struct gdb_stub *stub, const char *p)
 {
-	char out[64], name[16];
+	char out[64];
 
 	if (!strcmp(p, "qfThreadInfo")) {
 		for (int i = 0, n = 0; i < stub->ncpus; i++)
@@ -503,15 +510,6 @@ static bool thread_query(struct gdb_stub *stub, const char *p)
 		strcpy(out, "l");
 	} else if (!strcmp(p, "qC")) {
 		snprintf(out, sizeof(out), "QC%x", stub->owner + 1);
-	} else if (!strncmp(p, "qThreadExtraInfo,", 17)) {
-		int cpu = thread_vcpu(stub, p + 17);
-
-		if (cpu < 0) {
-			strcpy(out, "E16");
-		} else {
-			snprintf(name, sizeof(name), "vCPU %d", cpu);
-			put_hex(out, name, strlen(name));
-		}
 	} else {
 		return false;
 	}
@@ -557,7 +555,7 @@ static void take_over(struct gdb_stub *stub, struct vcpu_thread *c)
 	c->thread = start_thread(run_ap, c);
 }
 
-/* Let the guest go on: every vCPU, or only vCPU step (-1: none) for a step. */
+/* Let every vCPU go on, or only vCPU step (-1: none) for a step. */
 static void resume(struct gdb_stub *stub, int step)
 {
 	int i;
