@@ -86,7 +86,7 @@ static bool handle_pc_exit(struct vmm *v)
 		return true;
 	}
 	if (v->o.gdb && v->m.vm.run->exit_reason == KVM_EXIT_DEBUG) {
-		gdb_stop(&v->stub);
+		gdb_stop(&v->stub, 0);
 		return false;
 	}
 	lock(&v->mutex);

@@ -166,8 +166,6 @@ static void parse_options(struct vmm *v, int argc, char **argv)
 	}
 	if (o->gdb && (o->save || o->migrate))
 		errx(2, "-g takes no -S or -M: their pause and a stop for gdb would meet");
-	if (o->gdb && o->cpus > 1)
-		errx(2, "-c %d: gdb handles one vCPU", o->cpus);
 	if ((size_t)(argc - optind) != files)
 		usage();
 	for (i = 0; i < files; i++)
@@ -279,7 +277,8 @@ static void start_beside(struct vmm *v)
 		v->input.at_end_arg = &v->migration;
 	}
 	if (v->o.gdb)
-		wait_for_gdb(&v->stub, &v->m.vm, v->o.gdb, v->o.life);
+		wait_for_gdb(&v->stub, &v->m.vm, v->cpus, v->o.cpus ? v->o.cpus : 1, v->o.gdb,
+			     v->o.life);
 }
 
 static void say_how_it_ended(struct vmm *v)

@@ -218,6 +218,14 @@ struct hw_break {
 
 struct gdb_stub {
 	const struct vm *vm;
+	struct vcpu_thread *cpus;	/* the machine's vCPUs: gdb's threads 1 to ncpus */
+	int ncpus;
+	int g;				/* the vCPU whose registers and memory gdb reads (Hg) */
+	int c;				/* the vCPU a step steps (Hc); -1: the one Hg chose */
+	int owner;			/* the vCPU whose thread serves gdb, or steps; -1: all run */
+	int parked;			/* threads held while the owner has the machine */
+	pthread_mutex_t lock;		/* held while owner and parked change */
+	pthread_cond_t changed;		/* signalled when they do */
 	int fd;				/* the connection to gdb; -1 once it left */
 	bool gone;			/* gdb detached, or the connection broke */
 	char packet[PACKET_MAX];	/* the last packet's data */
@@ -228,9 +236,9 @@ struct gdb_stub {
 	unsigned int life;		/* -l: 0 when the guest has no bound */
 };
 
-void wait_for_gdb(struct gdb_stub *stub, const struct vm *vm, const char *at,
-		  unsigned int life);
-void gdb_stop(struct gdb_stub *stub);
+void wait_for_gdb(struct gdb_stub *stub, const struct vm *vm, struct vcpu_thread *cpus,
+		  int ncpus, const char *at, unsigned int life);
+void gdb_stop(struct gdb_stub *stub, int cpu);
 bool gdb_heard(struct gdb_stub *stub);
 void gdb_end(struct gdb_stub *stub);
 /* acpi.c */

@@ -126,8 +126,8 @@ static void send_registers(struct gdb_stub *stub)
 	char out[2 * (WIDE_REGS * 8 + NARROW_REGS * 4) + 1];
 	int i;
 
-	get_regs(stub->vm->vcpu, &r);
-	get_sregs(stub->vm->vcpu, &s);
+	get_regs(stub->cpus[stub->g].fd, &r);
+	get_sregs(stub->cpus[stub->g].fd, &s);
 	wide_registers(&r, wide);
 	for (i = 0; i < WIDE_REGS; i++)
 		put_hex(out + 16 * i, wide[i], 8);
@@ -164,10 +164,10 @@ static const char *write_register(struct gdb_stub *stub, const char *p)
 	p = end + 1;
 	if (*end != '=' || n > WIDE_REGS || !get_hex(&p, &value, n < WIDE_REGS ? 8 : 4) || *p)
 		return "E16";	/* a selector, a register the stub does not send, or bad hex */
-	get_regs(stub->vm->vcpu, &r);
+	get_regs(stub->cpus[stub->g].fd, &r);
 	wide_registers(&r, wide);
 	*(n < WIDE_REGS ? wide[n] : &r.rflags) = value;
-	kvm_ioctl(stub->vm->vcpu, KVM_SET_REGS, &r, "KVM_SET_REGS");
+	kvm_ioctl(stub->cpus[stub->g].fd, KVM_SET_REGS, &r, "KVM_SET_REGS");
 	return "OK";
 }
 
@@ -180,8 +180,8 @@ static const char *write_registers(struct gdb_stub *stub, const char *p)
 	__u32 narrow[NARROW_REGS], now[NARROW_REGS];
 	int i;
 
-	get_regs(stub->vm->vcpu, &r);
-	get_sregs(stub->vm->vcpu, &s);
+	get_regs(stub->cpus[stub->g].fd, &r);
+	get_sregs(stub->cpus[stub->g].fd, &s);
 	wide_registers(&r, wide);
 	for (i = 0; i < WIDE_REGS; i++)
 		if (!get_hex(&p, wide[i], 8))
@@ -191,7 +191,7 @@ static const char *write_registers(struct gdb_stub *stub, const char *p)
 	    memcmp(narrow + 1, now + 1, sizeof(narrow) - sizeof(narrow[0])))
 		return "E16";
 	r.rflags = narrow[0];
-	kvm_ioctl(stub->vm->vcpu, KVM_SET_REGS, &r, "KVM_SET_REGS");
+	kvm_ioctl(stub->cpus[stub->g].fd, KVM_SET_REGS, &r, "KVM_SET_REGS");
 	return "OK";
 }
 
@@ -201,7 +201,7 @@ static __u8 *guest_byte(const struct gdb_stub *stub, __u64 virt, __u64 *gpa)
 {
 	struct kvm_translation t = { .linear_address = virt };
 
-	if (ioctl(stub->vm->vcpu, KVM_TRANSLATE, &t) == -1 || !t.valid)
+	if (ioctl(stub->cpus[stub->g].fd, KVM_TRANSLATE, &t) == -1 || !t.valid)
 		return NULL;
 	if (gpa)
 		*gpa = t.physical_address;
@@ -258,8 +258,79 @@ static const char *write_memory(struct gdb_stub *stub, const char *p)
 	return *p ? "E16" : "OK";
 }
 
-/* KVM's debugging controls from the stub's breakpoints, with more flags. */
-static void set_debug(struct gdb_stub *stub, __u32 control)
+/* Wait a second at most for owner or parked to change; the -l bound ends the wait. */
+static void wait_changed(struct gdb_stub *stub)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec++;
+	errno = pthread_cond_timedwait(&stub->changed, &stub->lock, &until);
+	if (errno && errno != ETIMEDOUT)
+		err(1, "pthread_cond_timedwait");
+	if (bound_over(stub))
+		errx(1, "Linux did not reset within the time -l gave it");
+}
+
+static void tell_changed(struct gdb_stub *stub)
+{
+	errno = pthread_cond_broadcast(&stub->changed);
+	if (errno)
+		err(1, "pthread_cond_broadcast");
+}
+
+/* vCPU cpu's thread: wait while another vCPU has the machine. */
+static void hold(struct gdb_stub *stub, int cpu)
+{
+	lock(&stub->lock);
+	stub->parked++;
+	tell_changed(stub);
+	while (stub->owner != -1 && stub->owner != cpu)
+		wait_changed(stub);
+	stub->parked--;
+	unlock(&stub->lock);
+}
+
+/* Stop every vCPU for vCPU cpu's thread; false when another vCPU had stopped them first. */
+static bool stop_all(struct gdb_stub *stub, int cpu)
+{
+	lock(&stub->lock);
+	if (stub->owner != -1 && stub->owner != cpu) {
+		unlock(&stub->lock);
+		hold(stub, cpu);
+		return false;
+	}
+	if (stub->owner == -1)
+		for (int i = 0; i < stub->ncpus; i++)
+			if (i != cpu)
+				kick_vcpu(&stub->cpus[i]);
+	stub->owner = stub->g = cpu;
+	while (stub->parked < stub->ncpus - 1)
+		wait_changed(stub);
+	unlock(&stub->lock);
+	return true;
+}
+
+/* Give the machine to vCPU owner, to step it, or to none (-1): every vCPU goes on. */
+static void release(struct gdb_stub *stub, int owner)
+{
+	lock(&stub->lock);
+	stub->owner = owner;
+	tell_changed(stub);
+	unlock(&stub->lock);
+}
+
+/* A stop reply: the signal, the owner's thread, and what else gdb should know. */
+static void send_stop(struct gdb_stub *stub, int signal, const char *why)
+{
+	char reply[64];
+
+	snprintf(reply, sizeof(reply), "T%02xthread:%x;%s", signal, stub->owner + 1, why);
+	send_packet(stub, reply);
+}
+
+/* vCPU cpu's debugging controls from the stub's breakpoints, with more flags. */
+static void set_debug(struct gdb_stub *stub, int cpu, __u32 control)
 {
 	struct kvm_guest_debug debug = { .control = KVM_GUESTDBG_ENABLE | control };
 	int i;
@@ -273,7 +344,7 @@ static void set_debug(struct gdb_stub *stub, __u32 control)
 			debug.arch.debugreg[7] |= stub->hw[i].dr7;
 		}
 	}
-	kvm_ioctl(stub->vm->vcpu, KVM_SET_GUEST_DEBUG, &debug, "KVM_SET_GUEST_DEBUG");
+	kvm_ioctl(stub->cpus[cpu].fd, KVM_SET_GUEST_DEBUG, &debug, "KVM_SET_GUEST_DEBUG");
 }
 
 /* Z0/z0: plant an int3 at addr, or put back the byte it replaced, where it was planted. */
@@ -348,21 +419,21 @@ static const char *breakpoint(struct gdb_stub *stub)
 	return "";
 }
 
-/* A debug register stopped the guest: which, and was it a watch? */
+/* A debug register stopped the owner's vCPU: which, and was it a watch? */
 static void send_hardware_stop(struct gdb_stub *stub)
 {
-	__u64 dr6 = stub->vm->run->debug.arch.dr6;
-	char reply[40];
+	__u64 dr6 = stub->cpus[stub->owner].run->debug.arch.dr6;
+	char why[40];
 	int i;
 
 	for (i = 0; i < HW_BREAKS; i++) {
 		if ((dr6 >> i & 1) && stub->hw[i].dr7 >> (16 + 4 * i)) {
-			snprintf(reply, sizeof(reply), "T05watch:%llx;", stub->hw[i].addr);
-			send_packet(stub, reply);
+			snprintf(why, sizeof(why), "watch:%llx;", stub->hw[i].addr);
+			send_stop(stub, 5, why);
 			return;
 		}
 	}
-	send_packet(stub, "T05hwbreak:;");
+	send_stop(stub, 5, "hwbreak:;");
 }
 
 static volatile sig_atomic_t knocked;	/* gdb sent a byte while the guest ran */
@@ -381,7 +452,7 @@ static void prepare_knock(struct gdb_stub *stub)
 	struct sigaction action = { .sa_handler = knock };	/* no SA_RESTART */
 	struct f_owner_ex owner = { .type = F_OWNER_TID, .pid = gettid() };
 
-	knocked_run = stub->vm->run;
+	knocked_run = stub->cpus[0].run;
 	if (sigaction(SIGIO, &action, NULL) == -1)
 		err(1, "sigaction SIGIO");
 	if (fcntl(stub->fd, F_SETOWN_EX, &owner) == -1)
@@ -400,10 +471,106 @@ static void hear_while_running(struct gdb_stub *stub, bool on)
 		knock(SIGIO);	/* a byte, or gdb's leaving, came before O_ASYNC: no signal told */
 }
 
+/* The vCPU of the thread id at p: -1 for 0 (any) and -1 (all), -2 for none. */
+static int thread_vcpu(const struct gdb_stub *stub, const char *p)
+{
+	char *end;
+	long id = strtol(p, &end, 16);
+
+	if (end == p || *end)
+		return -2;
+	if (id == 0 || id == -1)
+		return -1;
+	return id >= 1 && id <= stub->ncpus ? id - 1 : -2;
+}
+
+/* Hg and Hc: the vCPU of g, G, P, m and M, or of s. */
+static const char *choose_thread(struct gdb_stub *stub, char op, const char *id)
+{
+	int cpu = thread_vcpu(stub, id);
+
+	if (cpu == -2 || (op != 'g' && op != 'c'))
+		return "E16";
+	if (op == 'c')
+		stub->c = cpu;
+	else if (cpu >= 0)
+		stub->g = cpu;
+	return "OK";
+}
+
+/* qfThreadInfo, qsThreadInfo, qC; false for another question. */
+static bool thread_query(struct gdb_stub *stub, const char *p)
+{
+	char out[64];
+
+	if (!strcmp(p, "qfThreadInfo")) {
+		for (int i = 0, n = 0; i < stub->ncpus; i++)
+			n += snprintf(out + n, sizeof(out) - n, "%c%x", i ? ',' : 'm', i + 1);
+	} else if (!strcmp(p, "qsThreadInfo")) {
+		strcpy(out, "l");
+	} else if (!strcmp(p, "qC")) {
+		snprintf(out, sizeof(out), "QC%x", stub->owner + 1);
+	} else {
+		return false;
+	}
+	send_packet(stub, out);
+	return true;
+}
+
+static struct gdb_stub *the_stub;	/* for the application processors' threads */
+
+/* An application processor's loop under gdb: the library's, with holds and debug exits. */
+static void *run_ap(void *arg)
+{
+	struct vcpu_thread *c = arg;
+	bool done = false;
+
+	run_vcpu_here(c);
+	while (!done) {
+		if (!enter_vcpu(c->fd, c->id, &c->eagains)) {
+			c->run->immediate_exit = 0;
+			hold(the_stub, c->id);
+		} else if (c->run->exit_reason == KVM_EXIT_DEBUG) {
+			gdb_stop(the_stub, c->id);
+		} else {
+			lock(c->lock);
+			c->exits++;
+			c->m->exits++;
+			done = dispatch_exit(c->m, c->run);
+			unlock(c->lock);
+		}
+	}
+	kick_vcpu(c->leader);
+	return NULL;
+}
+
+/* Move application processor c from the library's loop to the stub's. */
+static void take_over(struct gdb_stub *stub, struct vcpu_thread *c)
+{
+	the_stub = stub;
+	kick_vcpu(c);
+	errno = pthread_join(c->thread, NULL);
+	if (errno)
+		err(1, "pthread_join");
+	c->thread = start_thread(run_ap, c);
+}
+
+/* Let every vCPU go on, or only vCPU step (-1: none) for a step. */
+static void resume(struct gdb_stub *stub, int step)
+{
+	int i;
+
+	for (i = 0; i < stub->ncpus; i++)
+		set_debug(stub, i, i == step ? KVM_GUESTDBG_SINGLESTEP | KVM_GUESTDBG_BLOCKIRQ : 0);
+	release(stub, step);
+	hear_while_running(stub, true);
+}
+
 /* Serve gdb's packets until it resumes the guest (true) or leaves it (false). */
 static bool serve(struct gdb_stub *stub)
 {
 	unsigned long long addr, len;
+	int step;
 
 	hear_while_running(stub, false);
 	while (!stub->gone && receive_packet(stub)) {
@@ -411,7 +578,7 @@ static bool serve(struct gdb_stub *stub)
 
 		switch (p[0]) {
 		case '?':
-			send_packet(stub, "S05");
+			send_stop(stub, 5, "");
 			break;
 		case 'g':
 			send_registers(stub);
@@ -436,13 +603,12 @@ static bool serve(struct gdb_stub *stub)
 			send_packet(stub, breakpoint(stub));
 			break;
 		case 'c':
-			set_debug(stub, 0);
-			hear_while_running(stub, true);
+			resume(stub, -1);
 			return true;
 		case 's':
-			get_regs(stub->vm->vcpu, &stub->before_step);
-			set_debug(stub, KVM_GUESTDBG_SINGLESTEP | KVM_GUESTDBG_BLOCKIRQ);
-			hear_while_running(stub, true);
+			step = stub->c < 0 ? stub->g : stub->c;
+			get_regs(stub->cpus[step].fd, &stub->before_step);
+			resume(stub, step);
 			return true;
 		case 'D':
 			send_packet(stub, "OK");
@@ -452,12 +618,15 @@ static bool serve(struct gdb_stub *stub)
 			printf("\ngdb killed the machine\n");
 			exit(0);
 		case 'H':
-			send_packet(stub, "OK");
+			send_packet(stub, choose_thread(stub, p[1], p + 2));
+			break;
+		case 'T':
+			send_packet(stub, thread_vcpu(stub, p + 1) >= 0 ? "OK" : "E16");
 			break;
 		case 'q':
 			if (!strncmp(p, "qSupported", 10))
 				send_packet(stub, "PacketSize=fff;swbreak+;hwbreak+");
-			else
+			else if (!thread_query(stub, p))
 				send_packet(stub, strcmp(p, "qAttached") ? "" : "1");
 			break;
 		default:
@@ -471,45 +640,68 @@ static bool serve(struct gdb_stub *stub)
 static void leave(struct gdb_stub *stub)
 {
 	struct kvm_guest_debug off = { 0 };
+	int i;
 
 	while (stub->nbreaks)
 		software_break(stub, false, stub->breaks[0].addr);
-	kvm_ioctl(stub->vm->vcpu, KVM_SET_GUEST_DEBUG, &off, "KVM_SET_GUEST_DEBUG");
+	for (i = 0; i < stub->ncpus; i++)
+		kvm_ioctl(stub->cpus[i].fd, KVM_SET_GUEST_DEBUG, &off, "KVM_SET_GUEST_DEBUG");
 	close(stub->fd);
 	stub->fd = -1;
+	release(stub, -1);
 }
 
-void wait_for_gdb(struct gdb_stub *stub, const struct vm *vm, const char *at,
-		  unsigned int life)
+/* vCPU cpu's thread has stopped the machine: serve gdb, then go on when the guest does. */
+static void serve_then_go_on(struct gdb_stub *stub, int cpu)
 {
-	*stub = (struct gdb_stub) { .vm = vm, .fd = accept_one(at, "gdb", life), .life = life };
-	prepare_knock(stub);
-	if (!serve(stub))
+	if (serve(stub))
+		hold(stub, cpu);	/* while another vCPU takes a step */
+	else
 		leave(stub);
 }
 
-/* A KVM_EXIT_DEBUG: let the guest go on if the stop is not gdb's, else tell gdb and serve it. */
-void gdb_stop(struct gdb_stub *stub)
+void wait_for_gdb(struct gdb_stub *stub, const struct vm *vm, struct vcpu_thread *cpus,
+		  int ncpus, const char *at, unsigned int life)
 {
-	const struct kvm_debug_exit_arch *why = &stub->vm->run->debug.arch;
+	int i;
+
+	*stub = (struct gdb_stub) {
+		.vm = vm, .cpus = cpus, .ncpus = ncpus, .c = -1, .owner = -1,
+		.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER,
+		.fd = accept_one(at, "gdb", life), .life = life,
+	};
+	for (i = 1; i < ncpus; i++)
+		take_over(stub, &cpus[i]);
+	prepare_knock(stub);
+	stop_all(stub, 0);
+	serve_then_go_on(stub, 0);
+}
+
+/* A KVM_EXIT_DEBUG of vCPU cpu: let it go on if the stop is not gdb's, else tell gdb and
+ * serve it. */
+void gdb_stop(struct gdb_stub *stub, int cpu)
+{
+	const struct kvm_debug_exit_arch *why = &stub->cpus[cpu].run->debug.arch;
 	struct kvm_regs now;
 
 	if (why->exception == BP_VECTOR && find_break(stub, why->pc) == stub->nbreaks) {
-		set_debug(stub, KVM_GUESTDBG_INJECT_BP);
+		set_debug(stub, cpu, KVM_GUESTDBG_INJECT_BP);
 		return;
 	}
-	if (why->exception == BP_VECTOR) {
-		send_packet(stub, "T05swbreak:;");
-	} else if (why->dr6 & DR6_BS) {
-		get_regs(stub->vm->vcpu, &now);
+	if (why->exception != BP_VECTOR && (why->dr6 & DR6_BS)) {
+		get_regs(stub->cpus[cpu].fd, &now);
 		if (!memcmp(&now, &stub->before_step, sizeof(now)))
 			return;	/* an empty step: the trap flag stays, the step is taken again */
-		send_packet(stub, "S05");
-	} else {
-		send_hardware_stop(stub);
 	}
-	if (!serve(stub))
-		leave(stub);
+	if (!stop_all(stub, cpu))
+		return;	/* another vCPU stopped the machine first: this one meets its stop again */
+	if (why->exception == BP_VECTOR)
+		send_stop(stub, 5, "swbreak:;");
+	else if (why->dr6 & DR6_BS)
+		send_stop(stub, 5, "");
+	else
+		send_hardware_stop(stub);
+	serve_then_go_on(stub, cpu);
 }
 
 /* The machine ended: tell gdb, as a process's end. */
@@ -521,27 +713,31 @@ void gdb_end(struct gdb_stub *stub)
 	close(stub->fd);
 }
 
-/* KVM_RUN ended for a signal: true when it was gdb's knock, and the guest may go on. */
+/* vCPU 0's KVM_RUN ended for a signal: false when it was the bound's, else the guest goes on. */
 bool gdb_heard(struct gdb_stub *stub)
 {
 	ssize_t n;
 	char c = 0;
 
-	if (!knocked || bound_over(stub))
+	if (bound_over(stub))
 		return false;
+	stub->cpus[0].run->immediate_exit = 0;
+	if (!knocked || stub->fd == -1) {	/* no knock, or gdb knocked as it left */
+		knocked = 0;
+		hold(stub, 0);	/* while another vCPU's thread has the machine stopped */
+		return true;
+	}
 	knocked = 0;
-	stub->vm->run->immediate_exit = 0;
-	if (stub->fd == -1)
-		return true;	/* gdb knocked as it left */
 	do
 		n = recv(stub->fd, &c, 1, MSG_DONTWAIT);
 	while (n == 1 && c != '\x03');	/* gdb sends nothing else while the guest runs */
-	if (n == 1) {
-		send_packet(stub, "T02");
-		if (!serve(stub))
+	if ((n == 1 || n == 0 || errno != EAGAIN) && stop_all(stub, 0)) {
+		if (n == 1) {
+			send_stop(stub, 2, "");
+			serve_then_go_on(stub, 0);
+		} else {
 			leave(stub);
-	} else if (n == 0 || errno != EAGAIN) {
-		leave(stub);
+		}
 	}
 	return true;
 }
