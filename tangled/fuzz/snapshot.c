@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Saving a running Linux", book/94-saving-linux.nw. */
+/* From the chapter "Moving it live", book/94-sending-live.nw. */
 /* fuzz/snapshot.c: the reader of snapshots and migrations, given the input as its stream. */
 #include <stdio.h>
 #include <unistd.h>
@@ -40,7 +40,9 @@ static void restore(void *arg)
 	struct restore *x = arg;
 
 	open_snapshot(&x->r, x->fd, "input", RAM_SIZE);
-	read_machine(&x->r, x->vm, x->devices->virtio, VIRTIO_DEVICES, x->saved);
+	x->saved->virtio = x->devices->virtio;
+	x->saved->count = VIRTIO_DEVICES;
+	read_machine(&x->r, x->vm, x->saved);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -365,7 +365,7 @@ struct virtio_disk {
 void open_disk(struct virtio_disk *disk, const char *path, bool read_only);
 struct device virtio_disk_device(struct virtio_disk *disk, const struct vm *vm, __u64 base,
 				 __u32 irq);
-/* virtio-mmio.c, chapter "Saving a running Linux": a device in a stream */
+/* virtio-mmio.c, chapter "Saving its devices": a device in a stream */
 #define VIRTIO_CONFIG_MAX	128	/* bytes of configuration a device of the book's has */
 
 /* A queue as its driver set it up, and how far the device has got in it. */

@@ -148,7 +148,7 @@ int virtq_serve_chains(const struct vm *vm, struct virtq *q, virtq_chain fn, voi
 		elem = &used->ring[q->next_used++ % q->num];
 		elem->id = head;
 		elem->len = fn(state, buf, n);
-		log_chain(chain, n);	/* for a migration: chapter "Saving a running Linux" */
+		log_chain(chain, n);	/* for a migration: chapter "Moving it live" */
 		served++;
 	}
 	__atomic_store_n(&used->idx, q->next_used, __ATOMIC_RELEASE);

@@ -38,8 +38,8 @@ static const struct vmm_option vmm_options[] = {
 	{ 'n', "TAP", "a virtio network card on the TAP device TAP" },
 	{ 'c', "CPUS", "CPUS processors, at most 4 (1)" },
 	{ 'S', "FILE", "save the machine to FILE where the input of -p ends" },
-	{ 'M', "ADDRESS:PORT", "move the machine there where the input of -p ends" },
 	{ 'R', "FILE", "go on from the machine saved in FILE: no -m and no files" },
+	{ 'M', "ADDRESS:PORT", "move the machine there where the input of -p ends" },
 	{ 'I', "ADDRESS:PORT", "go on from the machine that comes there: no -m and no files" },
 	{ 'g', "ADDRESS:PORT", "wait there for gdb before the guest's first instruction" },
 };
@@ -122,15 +122,19 @@ static void parse_options(struct vmm *v, int argc, char **argv)
 			break;
 		case 'S':
 			o->save = optarg;
-			break;
-		case 'M':
-			o->migrate = optarg;
+			o->leaves = true;
 			break;
 		case 'R':
 			o->restore = optarg;
+			o->goes_on = true;
+			break;
+		case 'M':
+			o->migrate = optarg;
+			o->leaves = true;
 			break;
 		case 'I':
 			o->incoming = optarg;
+			o->goes_on = true;
 			break;
 		case 'g':
 			o->gdb = optarg;
@@ -144,26 +148,26 @@ static void parse_options(struct vmm *v, int argc, char **argv)
 		errx(2, "-i and -p: the input is typed or paced, not both");
 	if (o->read_only && !o->disk)
 		errx(2, "-r: there is no disk without -d");
-	if ((o->save || o->migrate) && !o->prompt)
+	if (o->leaves && !o->prompt)
 		errx(2, "-S and -M need -p");
-	if (o->save && o->migrate)
-		errx(2, "-S and -M: the machine is saved or moved, not both");
-	if (o->restore && o->incoming)
-		errx(2, "-R and -I: the machine comes from a file or from a socket, not both");
-	if (o->cpus > 1 && (o->save || o->migrate || o->restore || o->incoming))
+	if (o->cpus > 1 && (o->leaves || o->goes_on))
 		errx(2, "-c %d: saving and moving handle one vCPU", o->cpus);
-	if ((o->restore || o->incoming) && o->ram)
+	if (o->goes_on && o->ram)
 		errx(2, "-R and -I take RAM from the machine that comes (no -m)");
-	if ((o->restore || o->incoming) && argc != optind)
+	if (o->goes_on && argc != optind)
 		errx(2, "-R and -I take no BZIMAGE INITRD CMDLINE: the machine that comes has them");
 	if (o->restore)
 		read_snapshot(&v->from, o->restore, (size_t)RAM_MAX << 20);
+	if (o->restore && o->incoming)
+		errx(2, "-R and -I: the machine comes from a file or from a socket, not both");
 	if (o->incoming)
 		receive_machine(&v->from, o->incoming, o->life, (size_t)RAM_MAX << 20);
-	if (o->restore || o->incoming) {
+	if (o->goes_on) {
 		o->ram = v->from.header.ram_size;
 		files = 0;	/* the kernel and the rest are in the machine's RAM */
 	}
+	if (o->save && o->migrate)
+		errx(2, "-S and -M: the machine is saved or moved, not both");
 	if (o->gdb && (o->save || o->migrate))
 		errx(2, "-g takes no -S or -M: their pause and a stop for gdb would meet");
 	if ((size_t)(argc - optind) != files)
@@ -237,7 +241,7 @@ static void start_guest(struct vmm *v)
 		make_cmdline(v, cmdline);
 		start_linux(&v->m.vm, load_linux(&v->m.vm, v->o.kernel, v->o.initrd, cmdline));
 	}
-	if (v->o.restore || v->o.incoming)
+	if (v->o.goes_on)
 		restore_machine(&v->from, v);
 	if (v->o.kernel)
 		write_acpi_tables(&v->m.vm, v->o.cpus ? v->o.cpus : 1);
@@ -259,7 +263,7 @@ static void start_beside(struct vmm *v)
 		for (int i = 1; i < v->o.cpus; i++)
 			start_vcpu(&v->cpus[i]);
 	}
-	if (v->o.restore || v->o.incoming) {
+	if (v->o.goes_on) {
 		lock(&v->mutex);
 		for (size_t i = 0; i < v->in_memory; i++)
 			virtio_resume(v->virtio[i]);

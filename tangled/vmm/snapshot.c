@@ -389,8 +389,7 @@ static void read_devices(struct snapshot_reader *r, struct virtio_mmio *const *v
 }
 
 /* The pages into the VM's RAM, then the devices, the state and the MSRs, all checked. */
-void read_machine(struct snapshot_reader *r, const struct vm *vm,
-		  struct virtio_mmio *const *virtio, size_t count, struct saved_machine *saved)
+void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_machine *saved)
 {
 	__u64 page, hash, checksum;
 	__u8 more;
@@ -403,7 +402,7 @@ void read_machine(struct snapshot_reader *r, const struct vm *vm,
 			refuse(r, "a page outside its RAM");
 		get(r, (__u8 *)vm->mem + page * PAGE_SIZE, PAGE_SIZE);
 	}
-	read_devices(r, virtio, count, saved->devices);
+	read_devices(r, saved->virtio, saved->count, saved->devices);
 	get(r, &saved->state, sizeof(saved->state));
 	if (saved->state.nmsrs > SNAPSHOT_MSRS_MAX)
 		refuse(r, "more MSRs than a vCPU has");
@@ -473,16 +472,15 @@ static void restore_msrs(const struct vm *vm, const struct saved_machine *saved)
 	free(msrs);
 }
 
-/* The devices, the vCPU complete: the serial port, the clock's index, the virtio
- * devices as read_devices set them up. */
+/* The devices, the vCPU complete: the serial port, the clock's index, and the
+ * virtio devices as the reader set them up. */
 static void restore_devices(const struct saved_machine *saved, struct vmm *v)
 {
 	const struct machine_state *s = &saved->state;
-	size_t i;
 
 	serial_restore(&v->uart, &s->uart);
 	v->pc.rtc.index = s->rtc_index;
-	for (i = 0; i < v->in_memory; i++)
+	for (size_t i = 0; i < v->in_memory; i++)
 		*v->virtio[i] = saved->devices[i];
 }
 
@@ -518,7 +516,9 @@ void restore_machine(struct snapshot_reader *r, struct vmm *v)
 
 	if (!saved)
 		err(1, "malloc");
-	read_machine(r, vm, v->virtio, v->in_memory, saved);
+	saved->virtio = v->virtio;
+	saved->count = v->in_memory;
+	read_machine(r, vm, saved);
 	set_state(v, saved);
 	close(r->fd);
 	free(saved);

@@ -149,6 +149,8 @@ struct machine_state {
 
 /* What a restore reads, and checks, before it sets anything. */
 struct saved_machine {
+	struct virtio_mmio *const *virtio;	/* the VMM's devices, which the stream's must be */
+	size_t count;
 	struct virtio_mmio devices[VIRTIO_DEVICES];	/* the VMM's, as the stream has them */
 	struct machine_state state;
 	struct kvm_msr_entry msrs[SNAPSHOT_MSRS_MAX];
@@ -171,8 +173,7 @@ void save_machine(const struct vmm *v, const char *path);
 __u64 fnv1a(__u64 hash, const void *data, size_t len);
 void open_snapshot(struct snapshot_reader *r, int fd, const char *name, size_t ram_max);
 void read_snapshot(struct snapshot_reader *r, const char *path, size_t ram_max);
-void read_machine(struct snapshot_reader *r, const struct vm *vm,
-		  struct virtio_mmio *const *virtio, size_t count, struct saved_machine *saved);
+void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_machine *saved);
 void restore_machine(struct snapshot_reader *r, struct vmm *v);
 /* migrate.c */
 #define ROUNDS_MAX	16	/* live rounds at most: then the guest stops whatever it writes */
@@ -278,8 +279,10 @@ struct options {
 	const char *tap;	/* -n: the TAP device of a network card */
 	int cpus;		/* -c: processors; 0: one */
 	const char *save;	/* -S: the file to save the machine to when the input ends */
-	const char *migrate;	/* -M: where to move the machine when it ends */
 	const char *restore;	/* -R: the file of a machine to go on from, not a boot */
+	bool leaves;		/* -S or -M: the machine leaves where the input ends */
+	bool goes_on;		/* -R or -I: a machine comes to go on from */
+	const char *migrate;	/* -M: where to move the machine when it ends */
 	const char *incoming;	/* -I: where to receive the machine to go on from */
 	const char *gdb;	/* -g: where to wait for gdb */
 };
