@@ -8,11 +8,14 @@ BOOK := $(wildcard book/*.nw)
 help:				## List the targets a reader uses
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-all: named book packages run	## The main job: tangle, render the book, run it in the guest
+# The book's packages first, then the kernels build at the lowest priority
+# beside the weave and the other installs.
+all: named			## The main job: tangle, render the book, run it in the guest
+	@tools/need tangle weave
+	@tools/kernel-ahead $(MAKE) --no-print-directory book packages run
 
 # Without root, one message names every package before anything runs; as
-# root, the book is rendered first with its own packages, then the rest come
-# before any job runs two things side by side.
+# root, each job installs its own when it comes (tools/need).
 named:
 	@tools/need -n all
 
