@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "The CPU's identity: CPUID", book/86-cpu-identity.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* cpuid: the guest asks the CPU who it is; the VMM decides what it answers. */
+#include "cpuid.h"
+#include "machine.h"
+#include "stats.h"
 #include <stdlib.h>
 static void try_set_cpuid(int vcpufd, const struct kvm_cpuid2 *cpuid, const char *what)
 {

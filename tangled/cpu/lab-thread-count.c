@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Model-specific registers", book/86-cpu-msrs.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-thread-count: the VMM answers an MSR that KVM does not know. */
+#include "machine.h"
+#include "stats.h"
 /* Have KVM hand the guest's MSR accesses it would refuse for reasons to us. */
 static void user_space_msr(int vmfd, __u64 reasons)
 {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Model-specific registers", book/86-cpu-msrs.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* msr: an MSR set by the VMM, read and written by the guest, then taken over by the VMM. */
+#include "machine.h"
+#include "stats.h"
 #include <stdlib.h>
 #include <stddef.h>
 #define MSR_SYSENTER_ESP	0x175	/* IA32_SYSENTER_ESP */

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "ioeventfd and irqfd", book/84-ioeventfd-irqfd.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* doorbell: a mailbox device, with and without ioeventfd and irqfd. */
+#include "irq.h"
+#include "machine.h"
+#include "stats.h"
 #include <pthread.h>
 #include <stdlib.h>
 #define MAILBOX_ADDR	0x1f00	/* guest-physical: where the next byte is left */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Interrupts from the kernel's own chips", book/82-in-kernel-irqchip.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-chips: the timer's guest, and the PIC's and PIT's state it left. */
+#include "irq.h"
+#include "machine.h"
 #include "guests/pit-ticks.h"
 static void print_pic(int vmfd)
 {

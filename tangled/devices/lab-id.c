@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "A device in memory", book/80-mmio-device.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-id: the console and an identity ROM on one MMIO bus. */
+#include "machine.h"
+#include "mmio-console.h"
 #include "guests/lab-id.h"
 #define ID_ADDR		0x9000	/* guest-physical: the ROM's page */
 #define ID_SIZE		0x1000

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Coalesced MMIO", book/81-coalesced-mmio.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-pio-ring: coalesced, with the serial port's writes in the ring too. */
+#include "machine.h"
+#include "mmio-console.h"
+#include "stats.h"
 #include "guests/mmio-console.h"
 static const char * const compared_stats[] = {
 	"mmio_exits", "io_exits",

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "ioeventfd and irqfd", book/84-ioeventfd-irqfd.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-queues: two eventfds on one doorbell port, told apart by the value written. */
+#include "irq.h"
+#include "machine.h"
+#include "stats.h"
 #define MAILBOX_ADDR	0x1f00	/* guest-physical: where the next byte is left */
 #define DOORBELL_PORT	0xf0	/* write: the guest asks for the next byte */
 #define MAILBOX_IRQ	5	/* the byte is there */

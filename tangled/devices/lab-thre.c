@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "An interrupt the VMM raises", book/83-irq-line.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-thre: a guest that sends on the UART's "transmitter empty" interrupt. */
+#include "irq.h"
+#include "machine.h"
+#include "serial.h"
+#include "stats.h"
 #include "guests/lab-thre.h"
 static const char * const compared_stats[] = {
 	"io_exits", "irq_window_exits", "halt_exits",

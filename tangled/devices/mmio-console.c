@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "A device in memory", book/80-mmio-device.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* mmio-console: a console device the guest reaches through memory-mapped I/O. */
+#include "machine.h"
+#include "mmio-console.h"
 #include "guests/mmio-console.h"
 int main(void)
 {

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Interrupts from the kernel's own chips", book/82-in-kernel-irqchip.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* pit-ticks: a guest that sleeps between ticks of KVM's own PIT and PIC. */
+#include "irq.h"
+#include "machine.h"
+#include "stats.h"
 #include <stdlib.h>
 #include "guests/pit-ticks.h"
 static const char * const compared_stats[] = {

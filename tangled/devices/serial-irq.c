@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "An interrupt the VMM raises", book/83-irq-line.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* serial-irq: a UART in the VMM that interrupts the guest with KVM_IRQ_LINE. */
+#include "irq.h"
+#include "machine.h"
+#include "serial.h"
+#include "stats.h"
 #include "guests/serial-irq.h"
 /* The VMM's standard input, a line at a time, for the UART to receive. */
 struct line_input {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Exercises", book/70-exercises.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* ex-keyboard: a guest that reads a key from a port the VMM answers. */
 #include "guests/ex-keyboard.h"
 #define KEYBOARD_PORT	0x60	/* a PC keyboard controller's data port */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Exercises", book/70-exercises.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* ex-regs: the 2+2 guest, and its registers after it halted. */
 #include "guests/kvmtest.h"
 static void print_registers(int vcpufd)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Exercises", book/70-exercises.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* ex-slot: the guest that stored to 0x2000, now with a memory slot there. */
 #include "guests/mmio-write.h"
 #define RESULT_SLOT	1	/* slot 0 is the code's page */

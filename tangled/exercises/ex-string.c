@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Exercises", book/70-exercises.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* ex-string: a guest that prints a string from its own memory, byte by byte. */
 #include "guests/ex-string.h"
 int main(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "When things go wrong", book/40-failures.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* bad-dirty-regs: a run structure that asks for registers KVM does not sync. */
 #include "guests/kvmtest.h"
 static void change_initial_state(struct vm *vm)

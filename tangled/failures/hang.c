@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "When things go wrong", book/40-failures.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* hang: a guest that never halts, stopped by the program's own timer. */
 #include "guests/hang.h"
 int main(void)

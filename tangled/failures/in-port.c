@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "When things go wrong", book/40-failures.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* in-port: a guest that reads the serial port, which kvmtest only writes. */
 #include "guests/in-port.h"
 int main(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "When things go wrong", book/40-failures.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* mmio-write: a guest that stores its result where no memory is. */
 #include "guests/mmio-write.h"
 int main(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "When things go wrong", book/40-failures.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* rflags-zero: RFLAGS written as 0, which KVM no longer passes on. */
 #include "guests/kvmtest.h"
 static void change_initial_state(struct vm *vm)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "When things go wrong", book/40-failures.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* triple-fault: a guest exception that cannot be delivered. */
 #include "guests/triple-fault.h"
 int main(void)

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "What the hardware does for a hypervisor", book/86-hardware-for-a-hypervisor.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* hypercall: a guest calls KVM; the VMM prints what it saw of it, and KVM's PV leaves. */
+#include "cpuid.h"
+#include "machine.h"
+#include "stats.h"
 #include <stdlib.h>
 #include <linux/kvm_para.h>
 static const char * const kvm_feature_names[] = {

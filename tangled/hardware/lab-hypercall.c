@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "What the hardware does for a hypervisor", book/86-hardware-for-a-hypervisor.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-hypercall: the guest's KVM_HC_MAP_GPA_RANGE goes to the VMM, which answers it. */
+#include "machine.h"
 #include <linux/kvm_para.h>
 #include "guests/hypercall.h"
 #define VMCALL_SITE	0x1002	/* the guest's vmcall, then ret */

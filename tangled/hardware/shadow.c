@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Shadow paging against EPT and NPT", book/86-shadow-paging.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* shadow: a long-mode guest heavy on page tables, and what KVM's MMU counted. */
+#include "modes.h"
+#include "stats.h"
 #define SHADOW_SLOT	2		/* after the code's and the tables' */
 #define SHADOW_ADDR	0x1fe000	/* the guest's page table, its second root, */
 #define SHADOW_SIZE	(2 * 0x1000 + 512 * 0x1000)	/* and the 512 pages they map */

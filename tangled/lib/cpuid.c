@@ -2,7 +2,7 @@
 /* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* cpuid.c: the CPUID table a vCPU gets. */
 #include <stdlib.h>
-#include "kvmbook.h"
+#include "cpuid.h"
 
 /* KVM_GET_SUPPORTED_CPUID's table, in a buffer doubled until it fits. */
 struct kvm_cpuid2 *get_supported_cpuid(int kvm)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* debug.c: the vCPU's debugging controls, and its registers at a stop. */
-#include "kvmbook.h"
+#include "debug.h"
 
 /* Debug the guest with the flags in control; dr0 is the hardware breakpoint, if any. */
 void set_guest_debug(int vcpufd, __u32 control, __u64 dr0)

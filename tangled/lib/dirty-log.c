@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* dirty-log.c: two VMs' slots, the dirty log's rounds, the vCPU moved between them. */
-#include "kvmbook.h"
+#include "dirty-log.h"
+#include "state.h"
 
 /* Run the guest until it ticks (true) or halts (false). */
 bool run_to_tick(const struct vm *vm)

@@ -3,7 +3,7 @@
 /* irq.c: KVM's interrupt controllers and timer, a line the VMM drives, and
  * the eventfds that ring a doorbell and raise a line without the VMM. */
 #include <sys/eventfd.h>
-#include "kvmbook.h"
+#include "irq.h"
 
 void create_irqchip_and_pit(int vmfd)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* kvm.c: Part I's VMM, the functions every later program builds on. */
-#include "kvmbook.h"
+#include "kvm.h"
 
 /* Part I's functions, static in kvmtest.c, are the library's here. */
 #define static

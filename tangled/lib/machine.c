@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* machine.c: the bus that gives exits to devices, and the machine's run loop. */
-#include "kvmbook.h"
+#include "machine.h"
 
 /* Put count devices on bus; stop on a full bus or a window that overlaps another. */
 void bus_add(struct bus *bus, const struct device *devices, size_t count)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* mmio-console.c: Part III's first device, a console in guest memory. */
-#include "kvmbook.h"
+#include "mmio-console.h"
 
 void console_read(void *state, __u64 offset, __u8 *data, __u32 len)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* modes.c: flat segments, and a vCPU that starts in long mode on its page tables. */
-#include "kvmbook.h"
+#include "modes.h"
 
 struct kvm_segment flat_segment(__u16 selector, __u8 type, int code64)
 {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* serial.c: COM1, an 8250 UART of the 16450 kind. */
-#include "kvmbook.h"
+#include "irq.h"
+#include "machine.h"
+#include "serial.h"
 
 static __u8 serial_iir(const struct serial *uart)
 {

@@ -2,7 +2,8 @@
 /* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* state.c: a VM's state, saved and restored piece by piece. */
 #include <stdlib.h>
-#include "kvmbook.h"
+#include "irq.h"
+#include "state.h"
 
 /* Run the guest until its lines-th newline; false if it halted first. */
 bool run_lines(const struct vm *vm, unsigned int lines)

@@ -2,7 +2,7 @@
 /* From the chapter "Appendix: the book's library", book/96-library.nw. */
 /* stats.c: a vCPU's statistics, by name, from KVM_GET_STATS_FD. */
 #include <stdlib.h>
-#include "kvmbook.h"
+#include "stats.h"
 
 static void read_at(int fd, void *buf, size_t size, off_t offset, const char *what)
 {

@@ -3,7 +3,10 @@
 /* vcpus.c: vCPUs in threads of their own, and how the VMM stops them. */
 #include <stdlib.h>
 #include <time.h>
-#include "kvmbook.h"
+#include "irq.h"
+#include "machine.h"
+#include "stats.h"
+#include "vcpus.h"
 
 #define KICK_SIGNAL	SIGUSR1
 

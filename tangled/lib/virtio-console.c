@@ -5,7 +5,10 @@
 #include <unistd.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_ids.h>
-#include "kvmbook.h"
+#include "machine.h"
+#include "serial.h"
+#include "virtio-console.h"
+#include "virtio.h"
 
 #define CONSOLE_RECEIVE		0	/* the receive queue: buffers for input */
 #define CONSOLE_TRANSMIT	1	/* the transmit queue: the guest's output */

@@ -6,7 +6,10 @@
 #include <unistd.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_mmio.h>
-#include "kvmbook.h"
+#include "irq.h"
+#include "machine.h"
+#include "vcpus.h"
+#include "virtio.h"
 
 #define VIRTIO_MAGIC	0x74726976	/* "virt", read as a little-endian word */
 #define VIRTIO_VENDOR	0x626d766b	/* "kvmb": the book's, no one's registered id */

@@ -12,7 +12,9 @@
 #include <linux/if_tun.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_ids.h>
-#include "kvmbook.h"
+#include "machine.h"
+#include "virtio-net.h"
+#include "virtio.h"
 
 /* The TAP device called name, made if there is none, non-blocking: its
  * descriptor, or the VMM stops, saying why. */

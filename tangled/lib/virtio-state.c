@@ -2,8 +2,11 @@
 /* From the chapter "Saving its devices", book/94-saving-the-devices.nw. */
 /* virtio-state.c: a virtio device saved, restored and resumed. */
 #include <string.h>
+#include <linux/virtio_blk.h>
 #include <linux/virtio_config.h>
-#include "kvmbook.h"
+#include <linux/virtio_net.h>
+#include "virtio-state.h"
+#include "virtio.h"
 
 /* The device's identity, registers and queues, for a stream; the device is still. */
 void virtio_save(const struct virtio_mmio *t, struct virtio_state *s)

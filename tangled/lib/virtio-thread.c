@@ -4,7 +4,9 @@
 #include <poll.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_mmio.h>
-#include "kvmbook.h"
+#include "irq.h"
+#include "vcpus.h"
+#include "virtio.h"
 
 /* The doorbell of queue rang: serve it, if the driver is running. */
 static void ring(struct virtio_mmio *t, unsigned int queue)

@@ -2,7 +2,8 @@
 /* From the chapter "Virtqueues and the MMIO transport", book/91-virtio-buffers.nw. */
 /* virtq.c: the device's side of a split virtqueue. */
 #include <linux/virtio_ring.h>
-#include "kvmbook.h"
+#include "dirty-log.h"
+#include "virtio.h"
 
 /* A bit for each page of guest RAM a device wrote, while a migration runs; else NULL. */
 static __u64 *written_pages;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Beyond real mode: protected and long mode", book/65-protected-and-long-mode.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* pmode: a vCPU that starts in 32-bit protected mode, with flat segments. */
+#include "modes.h"
 #include "guests/pmode.h"
 static void change_initial_state(struct vm *vm)
 {

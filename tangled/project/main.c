@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Appendix: a device of your own", book/95-project.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* project: the console and the project's counter on one MMIO bus. */
+#include "machine.h"
+#include "mmio-console.h"
 #include "project.h"
 #include "counter.h"
 #include "guests/project-counter.h"

@@ -3,7 +3,7 @@
 /* project.h: what a project's device offers the machine, the grader and its fuzz target. */
 #ifndef PROJECT_H
 #define PROJECT_H
-#include "kvmbook.h"
+#include "machine.h"
 
 #define PROJECT_SAVE_MAX	4096	/* the most bytes a device's state saves to */
 

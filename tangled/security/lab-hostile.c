@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "The guest is hostile", book/92-hostile-guest.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-hostile: two attacks the chapter did not make, and the VMM's answers counted. */
+#include "machine.h"
+#include "state.h"
+#include "virtio-console.h"
+#include "virtio.h"
 #include <sys/mman.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_ids.h>

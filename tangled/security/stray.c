@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "The guest is hostile", book/92-hostile-guest.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* stray: a guest that reaches for devices that are not there, and a VMM that answers. */
+#include "machine.h"
+#include "serial.h"
 #include "guests/stray.h"
 #define READ_VALUES	0x1100	/* where the guest keeps what it read */
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Debugging a guest", book/89-debugging.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* breakpoint: stop Part I's guest at its first out, with int3 or with DR0. */
+#include "debug.h"
 #include "guests/kvmtest.h"
 #define BREAK_ADDR	(GUEST_ADDR + 7)	/* the first out */
 #define INT3		0xcc

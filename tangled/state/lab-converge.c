@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Migration with the dirty log", book/90-migration.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-converge: migrate the ticking guest, stopping it at the first round of at most N pages. */
+#include "dirty-log.h"
+#include "state.h"
 #include <stdlib.h>
 #include "guests/migrate.h"
 /* Run rounds until one marks at most most pages; false if the guest finished first. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Snapshot and restore", book/88-snapshot.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-save: save the counting guest in a file, and restore it in another process. */
+#include "state.h"
 #include <stdlib.h>
 #include "guests/snapshot.h"
 static void write_all(FILE *f, const void *data, size_t size, const char *path)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Debugging a guest", book/89-debugging.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-watch: stop the counting guest each time it writes its count. */
+#include "debug.h"
 #include "guests/snapshot.h"
 #define WATCH_ADDR	0x1100		/* the guest's count, as a 16-bit integer */
 #define DR7_RW0_WRITE	(0x1 << 16)	/* DR7 R/W0 = 01: DR0 fires on data writes */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Migration with the dirty log", book/90-migration.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* migrate: move a guest that keeps writing to a second VM, in rounds of dirty pages. */
+#include "dirty-log.h"
+#include "state.h"
 #include <stdlib.h>
 #include "guests/migrate.h"
 static void print_dirty_ring_size(int vmfd)

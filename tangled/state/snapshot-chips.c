@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Snapshot and restore", book/88-snapshot.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* snapshot-chips: stop a guest that counts timer ticks, save its VM with the
    in-kernel chips, destroy it and resume in another. */
+#include "irq.h"
+#include "state.h"
 #include <stdlib.h>
 #include "guests/snapshot-chips.h"
 #define LAST_LINE	9

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Snapshot and restore", book/88-snapshot.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* snapshot: stop a counting guest, save its VM, destroy it and resume in another. */
+#include "state.h"
 #include <stdlib.h>
 #include "guests/snapshot.h"
 int main(int argc, char **argv)

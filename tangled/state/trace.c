@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Debugging a guest", book/89-debugging.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* trace: single-step Part I's guest and print what each instruction changed. */
+#include "debug.h"
 #include <stddef.h>
 #include "guests/kvmtest.h"
 /* The fields of struct kvm_regs but rip, by name, for a program that prints them. */

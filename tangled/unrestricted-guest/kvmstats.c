@@ -5,7 +5,7 @@
  * vCPU's statistics (KVM_GET_STATS_FD).  With --tss, first give KVM the
  * identity map and TSS that vm86 mode needs, at QEMU's addresses.
  */
-#include "kvmbook.h"
+#include "stats.h"
 #include "guests/kvmtest.h"
 #define IDENTITY_MAP_ADDR	0xfeffc000	/* QEMU's choice: one page */
 #define TSS_ADDR		0xfeffd000	/* and the next three pages */

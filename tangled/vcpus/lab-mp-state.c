@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Waking a processor: INIT and SIPI", book/85-waking-a-processor.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-mp-state: wake-ap's guest, its AP woken by the VMM with KVM_SET_MP_STATE. */
+#include "irq.h"
+#include "machine.h"
+#include "modes.h"
+#include "vcpus.h"
 #define BSP_ENTRY	0x1017	/* guest-physical: vCPU 0's 32-bit code */
 #define BSP_WAIT	0x103d	/* guest-physical: vCPU 0's wait for vCPU 1's flag */
 #include "guests/wake-ap.h"

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Several vCPUs", book/85-vcpus.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* lab-time-limit: two-vcpus' guest, that never finishes, stopped after a time limit. */
+#include "irq.h"
+#include "machine.h"
+#include "vcpus.h"
 #define LOCKED_COUNTER		0x1f00	/* guest-physical: the locked counter */
 #define UNLOCKED_COUNTER	0x1f04	/* and the unlocked one */
 static __u32 guest_u32(const struct vm *vm, __u64 addr)

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* From the chapter "Waking a processor: INIT and SIPI", book/85-waking-a-processor.nw. */
-#include "kvmbook.h"
+#include "kvm.h"
 /* wake-ap: vCPU 0 wakes vCPU 1 with INIT and SIPI through its local APIC. */
+#include "irq.h"
+#include "machine.h"
+#include "modes.h"
+#include "vcpus.h"
 /* KVM_SET_LAPIC rebuilds KVM's map of APIC ids, now that every vCPU is online. */
 static void write_back_lapics(const struct smp_machine *sm)
 {

@@ -4,7 +4,11 @@
 #ifndef VMM_H
 #define VMM_H
 #include <time.h>
-#include "kvmbook.h"
+#include "cpuid.h"
+#include "machine.h"
+#include "modes.h"
+#include "serial.h"
+#include "vcpus.h"
 
 /* vm.c */
 void create_pc(struct vm *vm, size_t ram);
@@ -60,6 +64,8 @@ __u32 load_bzimage(const struct vm *vm, const struct boot_file *kernel,
 __u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
 		 const char *cmdline);
 void start_linux(const struct vm *vm, __u32 entry);
+#include "virtio.h"
+#include "virtio-console.h"
 /* The virtio devices' places in the PC: a window each, above RAM, and a line */
 #define VIRTIO_DEVICES		3		/* the console, the disk, the network card */
 #define VIRTIO_CONSOLE_BASE	0xd0000000	/* the console's window */
@@ -69,6 +75,7 @@ void start_linux(const struct vm *vm, __u32 entry);
 /* main.c */
 struct vmm;
 void plug_virtio(struct vmm *v, struct device window, struct virtio_mmio *t);
+#include "irq.h"
 /* terminal.c */
 #define TYPED_MAX	256	/* bytes typed and not yet received */
 
@@ -93,8 +100,10 @@ struct console_input {
 void start_console(struct console_input *in, struct console_io *io, pthread_mutex_t *mutex,
 		   bool typed, const char *prompt);
 void prompt_came(struct console_input *in);
+#include "virtio-blk.h"
 #define VIRTIO_DISK_BASE	0xd0001000	/* the disk's window */
 #define VIRTIO_DISK_IRQ		10		/* and its interrupt line */
+#include "virtio-net.h"
 #define VIRTIO_NET_BASE		0xd0002000	/* the network card's window */
 #define VIRTIO_NET_IRQ		11		/* and its interrupt line */
 /* mptable.c */
@@ -116,6 +125,7 @@ struct pause {
 void prepare_pause(struct pause *pause, struct vcpu_thread *cpu, const struct vm *vm);
 void pause_vcpu(void *arg);
 void create_aps(struct vcpu_thread *cpus, struct machine *m, pthread_mutex_t *lock, int count);
+#include "dirty-log.h"
 /* snapshot.c */
 #define FNV_OFFSET	0xcbf29ce484222325ULL	/* the checksum of nothing */
 
@@ -175,6 +185,7 @@ void open_snapshot(struct snapshot_reader *r, int fd, const char *name, size_t r
 void read_snapshot(struct snapshot_reader *r, const char *path, size_t ram_max);
 void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_machine *saved);
 void restore_machine(struct snapshot_reader *r, struct vmm *v);
+#include "virtio-state.h"
 /* migrate.c */
 #define ROUNDS_MAX	16	/* live rounds at most: then the guest stops whatever it writes */
 
@@ -197,6 +208,7 @@ void finish_migration(struct migration *mg, const struct vmm *v);
 int accept_one(const char *at, const char *who, unsigned int life);
 void receive_machine(struct snapshot_reader *r, const char *at, unsigned int life,
 		     size_t ram_max);
+#include "debug.h"
 /* gdb.c */
 #define PACKET_MAX	4096	/* bytes of a packet's data and its NUL: PacketSize=fff */
 #define SW_BREAKS	64

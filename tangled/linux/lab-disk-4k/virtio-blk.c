@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <linux/virtio_ids.h>
-#include "kvmbook.h"
+#include "machine.h"
+#include "virtio-blk.h"
+#include "virtio.h"
 
 /* The bytes of the n buffers at buf: at most a chain's, VIRTQ_CHAIN_MAX. */
 static __u32 part_size(const struct virtq_buf *buf, int n)
