@@ -32,7 +32,7 @@ weave:				## Render the book, its student edition and guide to build/book/
 programs:			## Compile the book's programs (they run only in the guest)
 	@tools/build-programs $(BUILD)/programs
 
-stage:				## A chapter's programs as they stand at its end: make stage CHAPTER=87|94-disk
+stage:				## A chapter's programs as they stand at its end: make stage CHAPTER=NN|94-disk
 	@tools/need tangle
 	@tools/stage $(CHAPTER)
 
@@ -83,7 +83,7 @@ check-guests:			## Each guest's bytes are what GNU as makes of its source
 
 check-programs: programs	## The programs compile warning-free and pass cppcheck
 
-check-stages:			## Each chapter's programs, from chapter 80 on, build from the chapters up to it
+check-stages:			## Each chapter's programs, from Part III on, build from the chapters up to it
 	@$(REUSE) $@ tools/check-stages
 
 check-book: weave		## The HTML in Chromium, the PDFs' text, the EPUB by EPUBCheck
