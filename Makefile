@@ -65,14 +65,14 @@ CHECKS := check-tangle check-guests check-programs check-stages check-fuzz check
 	check-kernel check-checks
 TESTS_OF_CHECKS := test-need test-student-loop test-reader-tools test-project test-check-map \
 	test-check-prose-symbols test-check-figures test-check-syllabus test-check-guests test-check-kernel test-mutations \
-	test-unrestricted-guest test-reuse test-stages test-xref
+	test-unrestricted-guest test-reuse test-stages test-xref test-renumber
 REUSE := tools/reuse
 export FRESH RUN
 
 check: packages $(CHECKS)	## Run every check, in that order
 	@echo "make check: all checks passed"
 
-check-tangle:			## tangled/ and patches/ equal what the book tangles to; the prose's run figures are the runs'; the syllabus's weeks keep its claims
+check-tangle:			## book/'s files are named for their numbers; tangled/ and patches/ equal what the book tangles to; the prose's run figures are the runs'; the syllabus's weeks keep its claims
 	@tools/need tangle
 	@$(REUSE) $@ tools/check-tangle
 	@$(REUSE) check-figures tools/check-figures
