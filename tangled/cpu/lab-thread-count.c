@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Model-specific registers", book/86-cpu-msrs.nw. */
+/* From the chapter "Model-specific registers", book/27-cpu-msrs.nw. */
 #include "kvmbook.h"
 /* lab-thread-count: the VMM answers an MSR that KVM does not know. */
 /* Have KVM hand the guest's MSR accesses it would refuse for reasons to us. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /*
  * kvmbook.h: the book's library, what the programs after Part I share.
  * Each function is defined, and explained, in the chapter that teaches it:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Several vCPUs", book/85-vcpus.nw. */
+/* From the chapter "Several vCPUs", book/24-vcpus.nw. */
 #include "kvmbook.h"
 /* two-vcpus: two vCPUs, two threads, an order kept through shared memory. */
 #define LOCKED_COUNTER		0x1f00	/* guest-physical: the locked counter */
