@@ -35,7 +35,7 @@ weave:				## Render the book, its student edition and guide to build/book/
 programs:			## Compile the book's programs (they run only in the guest)
 	@tools/build-programs $(BUILD)/programs
 
-stage:				## A chapter's programs as they stand at its end: make stage CHAPTER=87|94-disk
+stage:				## A chapter's programs as they stand at its end: make stage CHAPTER=NN|38-disk
 	@tools/need tangle
 	@tools/stage $(CHAPTER)
 
@@ -69,7 +69,7 @@ CHECKS := check-tangle check-guests check-programs check-stages check-fuzz check
 # The tests of the checks, the longest first: they run side by side.
 TESTS_OF_CHECKS := test-reuse test-reader-tools test-check-kernel test-project test-unrestricted-guest \
 	test-check-guests test-mutations test-stages test-student-loop test-check-syllabus test-check-map \
-	test-need test-check-prose-symbols test-check-figures test-xref
+	test-need test-check-prose-symbols test-check-figures test-xref test-renumber
 REUSE := tools/reuse
 export FRESH RUN
 
@@ -78,7 +78,7 @@ check: named			## Run every check, in that order
 	@tools/kernel-ahead $(MAKE) --no-print-directory packages $(CHECKS)
 	@echo "make check: all checks passed"
 
-check-tangle:			## tangled/ and patches/ equal what the book tangles to; the prose's run figures are the runs'; the syllabus's weeks keep its claims
+check-tangle:			## book/'s files are named for their numbers; tangled/ and patches/ equal what the book tangles to; the prose's run figures are the runs'; the syllabus's weeks keep its claims
 	@tools/need tangle
 	@$(REUSE) $@ tools/check-tangle
 	@$(REUSE) check-figures tools/check-figures
@@ -89,7 +89,7 @@ check-guests:			## Each guest's bytes are what GNU as makes of its source
 
 check-programs: programs	## The programs compile warning-free and pass cppcheck
 
-check-stages:			## Each chapter's programs, from chapter 80 on, build from the chapters up to it
+check-stages:			## Each chapter's programs, from Part III on, build from the chapters up to it
 	@$(REUSE) $@ tools/check-stages
 
 check-book: weave		## The HTML in Chromium, the PDFs' text, the EPUB by EPUBCheck

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A virtual machine that adds 2+2", book/10-sample-vm.nw. */
+/* From the chapter "A virtual machine that adds 2+2", book/01-sample-vm.nw. */
 /*
  * kvmtest: run sixteen-bit real-mode code that adds 2+2 in a KVM virtual
  * machine with one page of memory, one vCPU and one serial port, and print

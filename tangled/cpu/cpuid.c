@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "The CPU's identity: CPUID", book/86-cpu-identity.nw. */
+/* From the chapter "The CPU's identity: CPUID", book/26-cpu-identity.nw. */
 #include "kvm.h"
 /* cpuid: the guest asks the CPU who it is; the VMM decides what it answers. */
 #include "cpuid.h"

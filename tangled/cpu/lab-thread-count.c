@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Model-specific registers", book/86-cpu-msrs.nw. */
+/* From the chapter "Model-specific registers", book/27-cpu-msrs.nw. */
 #include "kvm.h"
 /* lab-thread-count: the VMM answers an MSR that KVM does not know. */
 #include "machine.h"

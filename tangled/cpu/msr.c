@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Model-specific registers", book/86-cpu-msrs.nw. */
+/* From the chapter "Model-specific registers", book/27-cpu-msrs.nw. */
 #include "kvm.h"
 /* msr: an MSR set by the VMM, read and written by the guest, then taken over by the VMM. */
 #include "machine.h"

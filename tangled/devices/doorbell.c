@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "ioeventfd and irqfd", book/84-ioeventfd-irqfd.nw. */
+/* From the chapter "ioeventfd and irqfd", book/23-ioeventfd-irqfd.nw. */
 #include "kvm.h"
 /* doorbell: a mailbox device, with and without ioeventfd and irqfd. */
 #include "irq.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Interrupts from the kernel's own chips", book/82-in-kernel-irqchip.nw. */
+/* From the chapter "Interrupts from the kernel's own chips", book/21-in-kernel-irqchip.nw. */
 #include "kvm.h"
 /* lab-chips: the timer's guest, and the PIC's and PIT's state it left. */
 #include "irq.h"

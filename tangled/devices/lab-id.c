@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A device in memory", book/80-mmio-device.nw. */
+/* From the chapter "A device in memory", book/19-mmio-device.nw. */
 #include "kvm.h"
 /* lab-id: the console and an identity ROM on one MMIO bus. */
 #include "machine.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Coalesced MMIO", book/81-coalesced-mmio.nw. */
+/* From the chapter "Coalesced MMIO", book/20-coalesced-mmio.nw. */
 #include "kvm.h"
 /* lab-pio-ring: coalesced, with the serial port's writes in the ring too. */
 #include "machine.h"

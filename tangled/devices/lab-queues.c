@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "ioeventfd and irqfd", book/84-ioeventfd-irqfd.nw. */
+/* From the chapter "ioeventfd and irqfd", book/23-ioeventfd-irqfd.nw. */
 #include "kvm.h"
 /* lab-queues: two eventfds on one doorbell port, told apart by the value written. */
 #include "irq.h"

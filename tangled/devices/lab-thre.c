@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "An interrupt the VMM raises", book/83-irq-line.nw. */
+/* From the chapter "An interrupt the VMM raises", book/22-irq-line.nw. */
 #include "kvm.h"
 /* lab-thre: a guest that sends on the UART's "transmitter empty" interrupt. */
 #include "irq.h"

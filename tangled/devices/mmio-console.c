@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A device in memory", book/80-mmio-device.nw. */
+/* From the chapter "A device in memory", book/19-mmio-device.nw. */
 #include "kvm.h"
 /* mmio-console: a console device the guest reaches through memory-mapped I/O. */
 #include "machine.h"

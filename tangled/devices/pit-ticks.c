@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Interrupts from the kernel's own chips", book/82-in-kernel-irqchip.nw. */
+/* From the chapter "Interrupts from the kernel's own chips", book/21-in-kernel-irqchip.nw. */
 #include "kvm.h"
 /* pit-ticks: a guest that sleeps between ticks of KVM's own PIT and PIC. */
 #include "irq.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "An interrupt the VMM raises", book/83-irq-line.nw. */
+/* From the chapter "An interrupt the VMM raises", book/22-irq-line.nw. */
 #include "kvm.h"
 /* serial-irq: a UART in the VMM that interrupts the guest with KVM_IRQ_LINE. */
 #include "irq.h"

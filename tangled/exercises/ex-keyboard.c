@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Exercises", book/70-exercises.nw. */
+/* From the chapter "Exercises", book/17-exercises.nw. */
 #include "kvm.h"
 /* ex-keyboard: a guest that reads a key from a port the VMM answers. */
 #include "guests/ex-keyboard.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Exercises", book/70-exercises.nw. */
+/* From the chapter "Exercises", book/17-exercises.nw. */
 #include "kvm.h"
 /* ex-regs: the 2+2 guest, and its registers after it halted. */
 #include "guests/kvmtest.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Exercises", book/70-exercises.nw. */
+/* From the chapter "Exercises", book/17-exercises.nw. */
 #include "kvm.h"
 /* ex-slot: the guest that stored to 0x2000, now with a memory slot there. */
 #include "guests/mmio-write.h"

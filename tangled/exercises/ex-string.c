@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Exercises", book/70-exercises.nw. */
+/* From the chapter "Exercises", book/17-exercises.nw. */
 #include "kvm.h"
 /* ex-string: a guest that prints a string from its own memory, byte by byte. */
 #include "guests/ex-string.h"

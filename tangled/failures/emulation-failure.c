@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "When things go wrong", book/40-failures.nw. */
+/* From the chapter "When things go wrong", book/08-failures.nw. */
 #include "kvm.h"
 /* emulation-failure: a guest instruction that KVM's emulator does not know. */
 #include "guests/emulation-failure.h"

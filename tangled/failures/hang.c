@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "When things go wrong", book/40-failures.nw. */
+/* From the chapter "When things go wrong", book/08-failures.nw. */
 #include "kvm.h"
 /* hang: a guest that never halts, stopped by the program's own timer. */
 #include "guests/hang.h"

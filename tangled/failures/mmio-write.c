@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "When things go wrong", book/40-failures.nw. */
+/* From the chapter "When things go wrong", book/08-failures.nw. */
 #include "kvm.h"
 /* mmio-write: a guest that stores its result where no memory is. */
 #include "guests/mmio-write.h"

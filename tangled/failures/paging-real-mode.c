@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "When things go wrong", book/40-failures.nw. */
+/* From the chapter "When things go wrong", book/08-failures.nw. */
 #include "kvm.h"
 /* paging-real-mode: CR0.PG without CR0.PE, which KVM_SET_SREGS refuses. */
 #include <asm/processor-flags.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "When things go wrong", book/40-failures.nw. */
+/* From the chapter "When things go wrong", book/08-failures.nw. */
 #include "kvm.h"
 /* rflags-zero: RFLAGS written as 0, which KVM no longer passes on. */
 #include "guests/kvmtest.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: fuzzing the rest of the machine", book/95-fuzzing-the-machine.nw. */
+/* From the chapter "Appendix: fuzzing the rest of the machine", book/b-fuzzing-the-machine.nw. */
 /* fuzz/bus.c: the Linux VMM's buses and devices, given exits built from the input. */
 #include "fuzz.h"
 

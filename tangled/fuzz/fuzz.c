@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: fuzzing the devices", book/95-fuzzing-the-devices.nw. */
+/* From the chapter "Appendix: fuzzing the devices", book/a-fuzzing-the-devices.nw. */
 /* fuzz.c: the host's stand-ins for KVM and for the VMM's exit. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "Appendix: fuzzing the devices", book/95-fuzzing-the-devices.nw. */
+/* From the chapter "Appendix: fuzzing the devices", book/a-fuzzing-the-devices.nw. */
 /* fuzz.h: what the fuzz targets share: guest memory, interrupt lines, a VMM that stops. */
 #ifndef FUZZ_H
 #define FUZZ_H

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: fuzzing the rest of the machine", book/95-fuzzing-the-machine.nw. */
+/* From the chapter "Appendix: fuzzing the rest of the machine", book/b-fuzzing-the-machine.nw. */
 /* fuzz/power.c: ACPI's PM1 registers, read and written at every offset and size. */
 #include "fuzz.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: a device of your own", book/95-project.nw. */
+/* From the chapter "Appendix: a device of your own", book/c-project.nw. */
 /* fuzz/project-checks.c: the grader's checks of a project's device, on the host:
  * its window beside the console, and its state saved and restored.  The input's
  * first byte says which. */

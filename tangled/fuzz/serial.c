@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: fuzzing the rest of the machine", book/95-fuzzing-the-machine.nw. */
+/* From the chapter "Appendix: fuzzing the rest of the machine", book/b-fuzzing-the-machine.nw. */
 /* fuzz/serial.c: the 8250's registers, read and written, and bytes arriving. */
 #include "fuzz.h"
 

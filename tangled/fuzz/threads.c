@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: the console's threads under ThreadSanitizer", book/95-threads.nw. */
+/* From the chapter "Appendix: the console's threads under ThreadSanitizer", book/d-threads.nw. */
 /* fuzz/threads.c: the virtio console's three threads at once, for ThreadSanitizer. */
 #include <sched.h>
 #include <linux/virtio_config.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: fuzzing the devices", book/95-fuzzing-the-devices.nw. */
+/* From the chapter "Appendix: fuzzing the devices", book/a-fuzzing-the-devices.nw. */
 /* fuzz/virtio-blk.c: the virtio disk's registers, its queue and its file. */
 #define _GNU_SOURCE		/* memfd_create */
 #include <sys/mman.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: fuzzing the devices", book/95-fuzzing-the-devices.nw. */
+/* From the chapter "Appendix: fuzzing the devices", book/a-fuzzing-the-devices.nw. */
 /* fuzz/virtio.c: a virtio device's registers and guest memory, as the input writes them. */
 #include <linux/virtio_mmio.h>
 #include "fuzz.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: fuzzing the devices", book/95-fuzzing-the-devices.nw. */
+/* From the chapter "Appendix: fuzzing the devices", book/a-fuzzing-the-devices.nw. */
 /* fuzz/virtq.c: the split virtqueue's walker over guest memory the input fills. */
 #include <linux/virtio_ring.h>
 #include "fuzz.h"

@@ -1,4 +1,4 @@
-/* From the chapter "The CPU's identity: CPUID", book/86-cpu-identity.nw. */
+/* From the chapter "The CPU's identity: CPUID", book/26-cpu-identity.nw. */
 /* cpuid's guest: print the vendor string and the bits for VMX and SVM. */
 	.code16
 start:

@@ -1,4 +1,4 @@
-/* From the chapter "ioeventfd and irqfd", book/84-ioeventfd-irqfd.nw. */
+/* From the chapter "ioeventfd and irqfd", book/23-ioeventfd-irqfd.nw. */
 /* doorbell's guest: ring the doorbell, and on each interrupt fetch a
    byte from the mailbox, upper case, until a zero. */
 	.code16

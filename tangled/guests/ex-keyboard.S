@@ -1,4 +1,4 @@
-/* From the chapter "Exercises", book/70-exercises.nw. */
+/* From the chapter "Exercises", book/17-exercises.nw. */
 /* ex-keyboard's guest: read a key from port 0x60, echo it in upper case. */
 	.code16
 	in	$0x60, %al	/* an exit: the VMM answers with the key */

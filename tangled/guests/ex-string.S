@@ -1,4 +1,4 @@
-/* From the chapter "Exercises", book/70-exercises.nw. */
+/* From the chapter "Exercises", book/17-exercises.nw. */
 /* ex-string's guest: print a zero-terminated string, byte by byte. */
 	.code16
 start:

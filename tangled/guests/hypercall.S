@@ -1,4 +1,4 @@
-/* From the chapter "What the hardware does for a hypervisor", book/86-hardware-for-a-hypervisor.nw. */
+/* From the chapter "What the hardware does for a hypervisor", book/28-hardware-for-a-hypervisor.nw. */
 /* hypercall's guest: four hypercalls, each answer kept in memory for the
    VMM; DI chooses the instruction, 0 for vmcall, else vmmcall. */
 	.code16

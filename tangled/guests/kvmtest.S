@@ -1,4 +1,4 @@
-/* From the chapter "A virtual machine that adds 2+2", book/10-sample-vm.nw. */
+/* From the chapter "A virtual machine that adds 2+2", book/01-sample-vm.nw. */
 /* kvmtest's guest: add 2+2, write the digit and a newline to COM1, halt. */
 	.code16			/* real mode: sixteen-bit code */
 	mov	$0x3f8, %dx	/* DX holds the serial port */

@@ -1,4 +1,4 @@
-/* From the chapter "A device in memory", book/80-mmio-device.nw. */
+/* From the chapter "A device in memory", book/19-mmio-device.nw. */
 /* lab-id's guest: copy the identity ROM's string to the console's data
    register, read the console's status, print it as two decimal digits. */
 	.code16

@@ -1,4 +1,4 @@
-/* From the chapter "ioeventfd and irqfd", book/84-ioeventfd-irqfd.nw. */
+/* From the chapter "ioeventfd and irqfd", book/23-ioeventfd-irqfd.nw. */
 /* lab-queues' guest: notify queues on the doorbell, the value written
    naming the queue, from a table; queue 2 does not exist. */
 	.code16

@@ -1,4 +1,4 @@
-/* From the chapter "An interrupt the VMM raises", book/83-irq-line.nw. */
+/* From the chapter "An interrupt the VMM raises", book/22-irq-line.nw. */
 /* lab-thre's guest: send a message one byte per "transmitter empty"
    interrupt of the UART, then finish. */
 	.code16

@@ -1,4 +1,4 @@
-/* From the chapter "Model-specific registers", book/86-cpu-msrs.nw. */
+/* From the chapter "Model-specific registers", book/27-cpu-msrs.nw. */
 /* lab-thread-count's guest: read MSR_CORE_THREAD_COUNT, print it in hex. */
 	.code16
 	mov	$0x35, %ecx		/* MSR_CORE_THREAD_COUNT */

@@ -1,4 +1,4 @@
-/* From the chapter "Beyond real mode: protected and long mode", book/65-protected-and-long-mode.nw. */
+/* From the chapter "Beyond real mode: protected and long mode", book/16-protected-and-long-mode.nw. */
 /* longmode's guest: print L from the top byte of a 64-bit register. */
 	.code64
 	movabs	$'L' << 56, %rax

@@ -1,4 +1,4 @@
-/* From the chapter "A device in memory", book/80-mmio-device.nw. */
+/* From the chapter "A device in memory", book/19-mmio-device.nw. */
 /* mmio-console's guest: write a string to the console's data register,
    read its status register, print it as two decimal digits. */
 	.code16

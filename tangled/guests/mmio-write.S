@@ -1,4 +1,4 @@
-/* From the chapter "When things go wrong", book/40-failures.nw. */
+/* From the chapter "When things go wrong", book/08-failures.nw. */
 /* mmio-write's guest: compute '4' and store it where no memory is. */
 	.code16
 	add	%bl, %al

@@ -1,4 +1,4 @@
-/* From the chapter "Model-specific registers", book/86-cpu-msrs.nw. */
+/* From the chapter "Model-specific registers", book/27-cpu-msrs.nw. */
 /* msr's guest: read IA32_SYSENTER_ESP, print it in hex, write it back plus 1. */
 	.code16
 	mov	$0x175, %ecx		/* IA32_SYSENTER_ESP */

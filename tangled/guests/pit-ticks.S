@@ -1,4 +1,4 @@
-/* From the chapter "Interrupts from the kernel's own chips", book/82-in-kernel-irqchip.nw. */
+/* From the chapter "Interrupts from the kernel's own chips", book/21-in-kernel-irqchip.nw. */
 /* pit-ticks' guest: program the PIC and the PIT, count ten timer
    interrupts, printing a dot for each. */
 	.code16

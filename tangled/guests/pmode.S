@@ -1,4 +1,4 @@
-/* From the chapter "Beyond real mode: protected and long mode", book/65-protected-and-long-mode.nw. */
+/* From the chapter "Beyond real mode: protected and long mode", book/16-protected-and-long-mode.nw. */
 /* pmode's guest: print P and a newline from one 32-bit register. */
 	.code32
 	mov	$0x3f8, %edx

@@ -1,4 +1,4 @@
-/* From the chapter "Appendix: a device of your own", book/95-project.nw. */
+/* From the chapter "Appendix: a device of your own", book/c-project.nw. */
 /* project-counter's guest: add 10 down to 1 to the counter, read its count,
    print it as two decimal digits. */
 	.code16

@@ -1,4 +1,4 @@
-/* From the chapter "An interrupt the VMM raises", book/83-irq-line.nw. */
+/* From the chapter "An interrupt the VMM raises", book/22-irq-line.nw. */
 /* serial-irq's guest: echo what the serial port receives, upper case,
    from the UART's interrupt handler. */
 	.code16

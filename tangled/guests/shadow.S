@@ -1,4 +1,4 @@
-/* From the chapter "Shadow paging against EPT and NPT", book/86-shadow-paging.nw. */
+/* From the chapter "Shadow paging against EPT and NPT", book/29-shadow-paging.nw. */
 /* shadow's guest: map 512 pages of 4 KiB, touch each, switch between two
    roots, then change two entries of its own tables. */
 	.code64

@@ -1,4 +1,4 @@
-/* From the chapter "Several vCPUs", book/85-vcpus.nw. */
+/* From the chapter "Several vCPUs", book/24-vcpus.nw. */
 /* two-vcpus' guest, run by both vCPUs (BL holds the vCPU's number): add 1
    to two counters 100000 times, with and without a lock; wait for its
    turn, say hello, pass the turn on.  vCPU 1 then finishes the machine;

@@ -1,4 +1,4 @@
-/* From the chapter "Waking a processor: INIT and SIPI", book/85-waking-a-processor.nw. */
+/* From the chapter "Waking a processor: INIT and SIPI", book/25-waking-a-processor.nw. */
 /* wake-ap's guest.  vCPU 1 starts at 0x1000 in real mode when vCPU 0's
    SIPI says so: it says hello, tells vCPU 0 and halts.  vCPU 0 starts in
    32-bit protected mode and sends INIT and SIPI through its local APIC. */

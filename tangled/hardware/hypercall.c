@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "What the hardware does for a hypervisor", book/86-hardware-for-a-hypervisor.nw. */
+/* From the chapter "What the hardware does for a hypervisor", book/28-hardware-for-a-hypervisor.nw. */
 #include "kvm.h"
 /* hypercall: a guest calls KVM; the VMM prints what it saw of it, and KVM's PV leaves. */
 #include "cpuid.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "What the hardware does for a hypervisor", book/86-hardware-for-a-hypervisor.nw. */
+/* From the chapter "What the hardware does for a hypervisor", book/28-hardware-for-a-hypervisor.nw. */
 #include "kvm.h"
 /* lab-hypercall: the guest's KVM_HC_MAP_GPA_RANGE goes to the VMM, which answers it. */
 #include "machine.h"

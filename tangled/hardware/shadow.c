@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Shadow paging against EPT and NPT", book/86-shadow-paging.nw. */
+/* From the chapter "Shadow paging against EPT and NPT", book/29-shadow-paging.nw. */
 #include "kvm.h"
 /* shadow: a long-mode guest heavy on page tables, and what KVM's MMU counted. */
 #include "modes.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /* debug.c: the vCPU's debugging controls, and its registers at a stop. */
 #include "debug.h"
 

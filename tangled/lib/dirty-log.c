@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /* dirty-log.c: two VMs' slots, the dirty log's rounds, the vCPU moved between them. */
 #include "dirty-log.h"
 #include "state.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /* irq.c: KVM's interrupt controllers and timer, a line the VMM drives, and
  * the eventfds that ring a doorbell and raise a line without the VMM. */
 #include <sys/eventfd.h>

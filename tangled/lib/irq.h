@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /* irq.h: KVM's interrupt controllers and timer, a line the VMM drives, and the eventfds. */
 #ifndef IRQ_H
 #define IRQ_H

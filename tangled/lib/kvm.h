@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /*
  * kvm.h: Part I's VM and its functions, which every later program builds on.
  * Each function is defined, and explained, in the chapter that teaches it:

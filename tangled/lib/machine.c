@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /* machine.c: the bus that gives exits to devices, and the machine's run loop. */
 #include "machine.h"
 

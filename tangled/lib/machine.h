@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /* machine.h: a device as the bus sees it, the bus, and the machine that runs them. */
 #ifndef MACHINE_H
 #define MACHINE_H

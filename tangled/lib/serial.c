@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /* serial.c: COM1, an 8250 UART of the 16450 kind. */
 #include "irq.h"
 #include "machine.h"

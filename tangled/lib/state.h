@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /* state.h: a VM's state, saved and restored piece by piece. */
 #ifndef STATE_H
 #define STATE_H

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: the book's library", book/96-library.nw. */
+/* From the chapter "Appendix: the book's library", book/e-library.nw. */
 /* vcpus.c: vCPUs in threads of their own, and how the VMM stops them. */
 #include <stdlib.h>
 #include <time.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Beyond real mode: protected and long mode", book/65-protected-and-long-mode.nw. */
+/* From the chapter "Beyond real mode: protected and long mode", book/16-protected-and-long-mode.nw. */
 #include "kvm.h"
 /* longmode: a vCPU that starts in 64-bit mode, on identity-mapped page tables. */
 #include "modes.h"

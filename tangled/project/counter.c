@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: a device of your own", book/95-project.nw. */
+/* From the chapter "Appendix: a device of your own", book/c-project.nw. */
 /* counter.c: the project's model device, a counter on the MMIO bus. */
 #include <stdlib.h>
 #include "project.h"

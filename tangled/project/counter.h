@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "Appendix: a device of your own", book/95-project.nw. */
+/* From the chapter "Appendix: a device of your own", book/c-project.nw. */
 /* counter.h: the project's model device, a counter: its window and registers. */
 #define COUNTER_ADDR	0xa000	/* guest-physical: its page */
 #define COUNTER_SIZE	0x1000

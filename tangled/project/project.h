@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "Appendix: a device of your own", book/95-project.nw. */
+/* From the chapter "Appendix: a device of your own", book/c-project.nw. */
 /* project.h: what a project's device offers the machine, the grader and its fuzz target. */
 #ifndef PROJECT_H
 #define PROJECT_H

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "What unrestricted guest bought", book/60-unrestricted-guest.nw. */
+/* From the chapter "What unrestricted guest bought", book/15-unrestricted-guest.nw. */
 /*
  * kvmstats: run the 2+2 real-mode guest of kvmtest, then print some of the
  * vCPU's statistics (KVM_GET_STATS_FD).  With --tss, first give KVM the

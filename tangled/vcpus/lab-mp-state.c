@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Waking a processor: INIT and SIPI", book/85-waking-a-processor.nw. */
+/* From the chapter "Waking a processor: INIT and SIPI", book/25-waking-a-processor.nw. */
 #include "kvm.h"
 /* lab-mp-state: wake-ap's guest, its AP woken by the VMM with KVM_SET_MP_STATE. */
 #include "irq.h"

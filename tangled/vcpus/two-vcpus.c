@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Several vCPUs", book/85-vcpus.nw. */
+/* From the chapter "Several vCPUs", book/24-vcpus.nw. */
 #include "kvm.h"
 /* two-vcpus: two vCPUs, two threads, an order kept through shared memory. */
 #include "machine.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Waking a processor: INIT and SIPI", book/85-waking-a-processor.nw. */
+/* From the chapter "Waking a processor: INIT and SIPI", book/25-waking-a-processor.nw. */
 #include "kvm.h"
 /* wake-ap: vCPU 0 wakes vCPU 1 with INIT and SIPI through its local APIC. */
 #include "irq.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A VMM that boots Linux", book/87-booting-linux.nw. */
+/* From the chapter "A VMM that boots Linux", book/30-booting-linux.nw. */
 /*
  * vmm: boot a Linux bzImage with an initramfs on a PC made of KVM's
  * interrupt chips and timer, an 8250 serial console and answers for the

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "A VMM that boots Linux", book/87-booting-linux.nw. */
+/* From the chapter "A VMM that boots Linux", book/30-booting-linux.nw. */
 /* vmm: what the files of the VMM that boots Linux share. */
 #ifndef VMM_H
 #define VMM_H

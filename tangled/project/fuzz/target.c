@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Appendix: a device of your own", book/95-project.nw. */
+/* From the chapter "Appendix: a device of your own", book/c-project.nw. */
 /* fuzz/target.c: the project's device, read and written as the input says, its
  * state saved and restored after each access. */
 #include "fuzz.h"
