@@ -4,6 +4,7 @@
  * its window beside the console, and its state saved and restored.  The input's
  * first byte says which. */
 #include "fuzz.h"
+#include "mmio-console.h"
 #include "project.h"
 
 enum project_check { CHECK_BUS, CHECK_SAVE };
