@@ -1,4 +1,4 @@
-/* From the chapter "Snapshot and restore", book/31-snapshot.nw. */
+/* From the chapter "Snapshot and restore", book/32-snapshot.nw. */
 /* snapshot-chips' guest: count the PIT's ticks, one line a tick, 1 to 9. */
 	.code16
 start:

@@ -1,4 +1,4 @@
-/* From the chapter "Snapshot and restore", book/31-snapshot.nw. */
+/* From the chapter "Snapshot and restore", book/32-snapshot.nw. */
 /* snapshot's guest: count from 1 to 9 in the x87 FPU, one number a line. */
 	.code16
 start:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A VMM that boots Linux", book/30-booting-linux.nw. */
+/* From the chapter "The PC's other ports", book/31-pc-ports.nw. */
 /* lab-fit: the least RAM with which the book's VMM loads a bzImage and an initramfs. */
 #include <err.h>
 #include <fcntl.h>

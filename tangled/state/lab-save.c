@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Snapshot and restore", book/31-snapshot.nw. */
+/* From the chapter "Snapshot and restore", book/32-snapshot.nw. */
 #include "kvm.h"
 /* lab-save: save the counting guest in a file, and restore it in another process. */
 #include "state.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Snapshot and restore", book/31-snapshot.nw. */
+/* From the chapter "Snapshot and restore", book/32-snapshot.nw. */
 #include "kvm.h"
 /* snapshot: stop a counting guest, save its VM, destroy it and resume in another. */
 #include "state.h"

@@ -178,29 +178,17 @@ static void parse_options(struct vmm *v, int argc, char **argv)
 		o->ram = (size_t)RAM_DEFAULT << 20;
 }
 
-/* Take the device called name out of the table; the count left. */
-static size_t remove_device(struct device *devices, size_t count, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < count; i++) {
-		if (!strcmp(devices[i].name, name)) {
-			memmove(&devices[i], &devices[i + 1], (count - i - 1) * sizeof(*devices));
-			return count - 1;
-		}
-	}
-	errx(2, "-w %s: no such device", name);
-}
-
 static void plug_devices(struct vmm *v)
 {
-	size_t count;
+	struct device com1 = serial_device(&v->uart, v->m.vm.fd);
 
-	v->ports[0] = serial_device(&v->uart, v->m.vm.fd);
-	count = 1 + pc_devices(&v->pc, &v->m.done, v->ports + 1);
+	bus_add(&v->m.pio, &com1, 1);
+	struct device pc_ports[PC_DEVICES];
+	size_t count = pc_devices(&v->pc, &v->m.done, pc_ports);
+
 	if (v->o.without)
-		count = remove_device(v->ports, count, v->o.without);
-	bus_add(&v->m.pio, v->ports, count);
+		count = remove_device(pc_ports, count, v->o.without);
+	bus_add(&v->m.pio, pc_ports, count);
 	if (v->o.virtio)
 		plug_virtio(v, virtio_console_device(&v->console, &v->m.vm, VIRTIO_CONSOLE_BASE,
 						     VIRTIO_CONSOLE_IRQ), &v->console.mmio);
@@ -328,7 +316,6 @@ int main(int argc, char **argv)
 {
 	static struct vmm v = { .m.answers_unclaimed = true, .mutex = PTHREAD_MUTEX_INITIALIZER };
 
-	_Static_assert(ARRAY_SIZE(v.ports) <= MAX_DEVICES, "too many devices for the port bus");
 	parse_options(&v, argc, argv);
 	create_pc(&v.m.vm, v.o.ram);
 	create_cpu(&v.m.vm);

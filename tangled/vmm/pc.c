@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A VMM that boots Linux", book/30-booting-linux.nw. */
+/* From the chapter "The PC's other ports", book/31-pc-ports.nw. */
 /* pc.c: the keyboard controller, a boot timer, and the table of the ports. */
 #include <err.h>
 #include <string.h>
@@ -62,5 +62,19 @@ size_t pc_devices(struct pc *pc, bool *done, struct device *devices)
 		err(1, "clock_gettime");
 	memcpy(devices, table, sizeof(table));
 	return ARRAY_SIZE(table);
+}
+
+/* Take the device called name out of the table; the count left. */
+size_t remove_device(struct device *devices, size_t count, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		if (!strcmp(devices[i].name, name)) {
+			memmove(&devices[i], &devices[i + 1], (count - i - 1) * sizeof(*devices));
+			return count - 1;
+		}
+	}
+	errx(2, "-w %s: no such device", name);
 }
 

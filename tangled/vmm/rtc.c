@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A VMM that boots Linux", book/30-booting-linux.nw. */
+/* From the chapter "The PC's other ports", book/31-pc-ports.nw. */
 /* rtc.c: the PC's clock, stopped at midnight on 1 January 2000. */
 #include "vmm.h"
 

@@ -20,6 +20,18 @@ void create_cpu(struct vm *vm);
 unsigned long tsc_khz(const struct vm *vm);
 void start_bound(const struct vm *vm, unsigned int life);
 void run_pc(struct vmm *v);
+/* boot.c */
+struct boot_file {
+	const char *path;	/* for messages */
+	const __u8 *data;
+	size_t size;
+};
+
+__u32 load_bzimage(const struct vm *vm, const struct boot_file *kernel,
+		   const struct boot_file *initrd, const char *cmdline);
+__u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
+		 const char *cmdline);
+void start_linux(const struct vm *vm, __u32 entry);
 /* rtc.c */
 #define RTC_PORT	0x70	/* index; data at 0x71 */
 
@@ -52,18 +64,7 @@ struct pc {
 
 #define PC_DEVICES	4	/* entries pc_devices writes */
 size_t pc_devices(struct pc *pc, bool *done, struct device *devices);
-/* boot.c */
-struct boot_file {
-	const char *path;	/* for messages */
-	const __u8 *data;
-	size_t size;
-};
-
-__u32 load_bzimage(const struct vm *vm, const struct boot_file *kernel,
-		   const struct boot_file *initrd, const char *cmdline);
-__u32 load_linux(const struct vm *vm, const char *kernel, const char *initrd,
-		 const char *cmdline);
-void start_linux(const struct vm *vm, __u32 entry);
+size_t remove_device(struct device *devices, size_t count, const char *name);
 #include "virtio.h"
 #include "virtio-console.h"
 /* The virtio devices' places in the PC: a window each, above RAM, and a line */
@@ -279,9 +280,9 @@ struct device power_device(struct power *p, struct pause *pause);
 struct options {
 	size_t ram;		/* -m: bytes of RAM; 0 before the default */
 	unsigned int life;	/* -l: seconds the guest may run; 0: until it resets */
+	const char *kernel, *initrd, *cmdline;
 	bool timed;		/* -t */
 	const char *without;	/* -w: the device to leave out */
-	const char *kernel, *initrd, *cmdline;
 	bool virtio;		/* -v */
 	bool exits;		/* -x: virtio's doorbells and interrupts as exits */
 	bool typed;		/* -i: input as typed on this terminal */
@@ -304,8 +305,7 @@ struct vmm {
 	struct machine m;		/* the VM, its buses and its counts */
 	pthread_mutex_t mutex;		/* held while a device is used */
 	struct serial uart;		/* COM1, the console */
-	struct pc pc;			/* the clock and the boot timer */
-	struct device ports[1 + PC_DEVICES];	/* the port bus's devices: COM1 and the PC's */
+	struct pc pc;			/* the clock, PCI and the boot timer */
 	struct virtio_mmio *virtio[VIRTIO_DEVICES];	/* the memory bus's devices */
 	size_t in_memory;				/* how many */
 	struct virtio_console console;			/* -v */
