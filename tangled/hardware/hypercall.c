@@ -7,18 +7,6 @@
 #include "stats.h"
 #include <stdlib.h>
 #include <linux/kvm_para.h>
-static const char * const kvm_feature_names[] = {
-	NAME(KVM_FEATURE_CLOCKSOURCE), NAME(KVM_FEATURE_NOP_IO_DELAY),
-	NAME(KVM_FEATURE_MMU_OP), NAME(KVM_FEATURE_CLOCKSOURCE2),
-	NAME(KVM_FEATURE_ASYNC_PF), NAME(KVM_FEATURE_STEAL_TIME),
-	NAME(KVM_FEATURE_PV_EOI), NAME(KVM_FEATURE_PV_UNHALT),
-	NAME(KVM_FEATURE_PV_TLB_FLUSH), NAME(KVM_FEATURE_ASYNC_PF_VMEXIT),
-	NAME(KVM_FEATURE_PV_SEND_IPI), NAME(KVM_FEATURE_POLL_CONTROL),
-	NAME(KVM_FEATURE_PV_SCHED_YIELD), NAME(KVM_FEATURE_ASYNC_PF_INT),
-	NAME(KVM_FEATURE_MSI_EXT_DEST_ID), NAME(KVM_FEATURE_HC_MAP_GPA_RANGE),
-	NAME(KVM_FEATURE_MIGRATION_CONTROL), NAME(KVM_FEATURE_CLOCKSOURCE_STABLE_BIT),
-};
-
 /* The leaves KVM_GET_SUPPORTED_CPUID offers at 0x40000000, KVM's own. */
 static void print_kvm_leaves(int kvm)
 {
@@ -40,9 +28,7 @@ static void print_kvm_leaves(int kvm)
 			printf("0x%08x: EAX 0x%08x, EDX 0x%08x\n", e->function, e->eax, e->edx);
 			for (bit = 0; bit < 32; bit++)
 				if (e->eax & 1U << bit)
-					printf("  bit %2u %s\n", bit,
-					       lookup_name(kvm_feature_names,
-							   ARRAY_SIZE(kvm_feature_names), bit));
+					printf("  bit %2u %s\n", bit, kvm_feature_name(bit));
 		}
 	}
 	free(cpuid);

@@ -35,21 +35,21 @@ static void number_cpu(struct kvm_cpuid2 *cpuid, int id)
 	}
 }
 
-/* vCPUs 1 to count - 1 beside cpus[0], each with CPUID numbered as its local APIC. */
-void create_aps(struct vcpu_thread *cpus, struct machine *m, pthread_mutex_t *lock, int count)
+/* vCPUs 1 to -c's count - 1 beside vCPU 0, each with CPUID numbered as its local APIC. */
+void create_aps(struct vmm *v)
 {
-	const struct vm *vm = &m->vm;
-	struct kvm_cpuid2 *cpuid = machine_cpuid(vm);
+	const struct vm *vm = &v->m.vm;
+	struct kvm_cpuid2 *cpuid = machine_cpuid(v);
 	int i;
 
-	for (i = 0; i < count; i++) {
-		int fd = i ? create_vcpu_with_id(vm->fd, i) : cpus[0].fd;
+	for (i = 0; i < v->o.cpus; i++) {
+		int fd = i ? create_vcpu_with_id(vm->fd, i) : v->cpus[0].fd;
 
 		number_cpu(cpuid, i);
 		set_cpuid(fd, cpuid);
 		if (i)
-			cpus[i] = (struct vcpu_thread) {
-				.m = m, .lock = lock, .leader = cpus, .id = i, .fd = fd,
+			v->cpus[i] = (struct vcpu_thread) {
+				.m = &v->m, .lock = &v->mutex, .leader = v->cpus, .id = i, .fd = fd,
 				.run = map_run(vm->kvm, fd),
 			};
 	}

@@ -12,18 +12,21 @@
 #include "vmm.h"
 
 /* KVM's CPUID table, as this machine's processors show it. */
-struct kvm_cpuid2 *machine_cpuid(const struct vm *vm)
+struct kvm_cpuid2 *machine_cpuid(const struct vmm *v)
 {
-	struct kvm_cpuid2 *cpuid = get_supported_cpuid(vm->kvm);
+	struct kvm_cpuid2 *cpuid = get_supported_cpuid(v->m.vm.kvm);
 
 	hide_virtualization(cpuid);
-	offer_hypervisor_bits(vm->kvm, cpuid);
+	offer_hypervisor_bits(v->m.vm.kvm, cpuid);
+	if (v->o.withheld)
+		withhold_kvm_features(cpuid, v->o.withheld);
 	return cpuid;
 }
 
-void create_cpu(struct vm *vm)
+void create_cpu(struct vmm *v)
 {
-	struct kvm_cpuid2 *cpuid = machine_cpuid(vm);
+	struct kvm_cpuid2 *cpuid = machine_cpuid(v);
+	struct vm *vm = &v->m.vm;
 
 	vm->vcpu = create_vcpu(vm->fd);
 	vm->run = map_run(vm->kvm, vm->vcpu);

@@ -42,6 +42,7 @@ static const struct vmm_option vmm_options[] = {
 	{ 'M', "ADDRESS:PORT", "move the machine there where the input of -p ends" },
 	{ 'I', "ADDRESS:PORT", "go on from the machine that comes there: no -m and no files" },
 	{ 'g', "ADDRESS:PORT", "wait there for gdb before the guest's first instruction" },
+	{ 'k', "FEATURE", "keep KVM's paravirtual FEATURE (PV_EOI, ...) from the guest" },
 };
 
 static void usage(void)
@@ -139,6 +140,14 @@ static void parse_options(struct vmm *v, int argc, char **argv)
 		case 'g':
 			o->gdb = optarg;
 			break;
+		case 'k': {
+			int bit = kvm_feature_bit(optarg);
+
+			if (bit < 0)
+				errx(2, "-k %s: KVM names no such paravirtual feature", optarg);
+			o->withheld |= 1U << bit;
+			break;
+		}
 		default:
 			usage();
 		}
@@ -246,7 +255,7 @@ static void start_beside(struct vmm *v)
 		      v->o.prompt);
 	prepare_pause(&v->pause, &v->cpus[0], &v->m.vm);
 	if (v->o.cpus > 1) {
-		create_aps(v->cpus, &v->m, &v->mutex, v->o.cpus);
+		create_aps(v);
 		write_mp_table(&v->m.vm, v->o.cpus);
 		for (int i = 1; i < v->o.cpus; i++)
 			start_vcpu(&v->cpus[i]);
@@ -318,7 +327,7 @@ int main(int argc, char **argv)
 
 	parse_options(&v, argc, argv);
 	create_pc(&v.m.vm, v.o.ram);
-	create_cpu(&v.m.vm);
+	create_cpu(&v);
 	plug_devices(&v);
 	start_guest(&v);
 	start_beside(&v);

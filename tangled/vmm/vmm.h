@@ -15,8 +15,8 @@ void create_pc(struct vm *vm, size_t ram);
 void register_ram(const struct vm *vm, __u32 flags);
 /* cpu.c */
 struct vmm;
-struct kvm_cpuid2 *machine_cpuid(const struct vm *vm);
-void create_cpu(struct vm *vm);
+struct kvm_cpuid2 *machine_cpuid(const struct vmm *v);
+void create_cpu(struct vmm *v);
 unsigned long tsc_khz(const struct vm *vm);
 void start_bound(const struct vm *vm, unsigned int life);
 void run_pc(struct vmm *v);
@@ -125,7 +125,7 @@ struct pause {
 
 void prepare_pause(struct pause *pause, struct vcpu_thread *cpu, const struct vm *vm);
 void pause_vcpu(void *arg);
-void create_aps(struct vcpu_thread *cpus, struct machine *m, pthread_mutex_t *lock, int count);
+void create_aps(struct vmm *v);
 #include "dirty-log.h"
 /* snapshot.c */
 #define FNV_OFFSET	0xcbf29ce484222325ULL	/* the checksum of nothing */
@@ -298,6 +298,7 @@ struct options {
 	const char *migrate;	/* -M: where to move the machine when it ends */
 	const char *incoming;	/* -I: where to receive the machine to go on from */
 	const char *gdb;	/* -g: where to wait for gdb */
+	__u32 withheld;		/* -k: KVM's paravirtual features kept from the guest, a bit each */
 };
 
 struct vmm {
