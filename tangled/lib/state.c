@@ -274,6 +274,17 @@ static void restore_lapic(const struct vm *vm, struct snapshot *s)
 	kvm_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
 }
 
+static void save_clock(const struct vm *vm, struct snapshot *s)
+{
+	kvm_ioctl(vm->fd, KVM_GET_CLOCK, &s->clock, "KVM_GET_CLOCK");
+}
+
+static void restore_clock(const struct vm *vm, struct snapshot *s)
+{
+	s->clock.flags = 0;	/* the time it holds, not a host's realtime with it */
+	kvm_ioctl(vm->fd, KVM_SET_CLOCK, &s->clock, "KVM_SET_CLOCK");
+}
+
 /* One piece of a VM's state: how to save it and how to put it back. */
 struct piece {
 	const char *name;
@@ -295,6 +306,7 @@ static const struct piece pieces[] = {
 	{ "debugregs", save_debugregs, restore_debugregs, false },
 	{ "events", save_events, restore_events, false },
 	{ "mp_state", save_mp_state, restore_mp_state, false },
+	{ "clock", save_clock, restore_clock, false },
 };
 
 /* Save every piece, the last to go back first. */

@@ -17,6 +17,7 @@ struct snapshot {
 	struct kvm_vcpu_events events;
 	struct kvm_irqchip pic[2], ioapic;	/* the master and the slave PIC; the I/O APIC */
 	struct kvm_pit_state2 pit;
+	struct kvm_clock_data clock;
 	struct kvm_msrs *msrs;		/* with msrs->nmsrs entries after it */
 };
 
