@@ -79,14 +79,9 @@ void copy_marked_pages(const struct slot *slots, size_t count)
 void move_vcpu(const struct vm *from, const struct vm *to)
 {
 	static struct snapshot snapshot;
-	size_t i;
 
-	for (i = 0; i < nr_pieces; i++) {
-		if (!strcmp(pieces[i].name, "memory") || pieces[i].chip)
-			continue;
-		pieces[i].save(from, &snapshot);
-		pieces[i].restore(to, &snapshot);
-	}
+	take_snapshot(from, &snapshot, false);
+	restore_snapshot(to, &snapshot, "", false);
 }
 
 unsigned int count_differing_pages(const struct slot *slots, size_t count)

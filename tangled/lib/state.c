@@ -66,14 +66,14 @@ static void restore_sregs(const struct vm *vm, struct snapshot *s)
 	kvm_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
 }
 
-static void save_fpu(const struct vm *vm, struct snapshot *s)
+static void save_debugregs(const struct vm *vm, struct snapshot *s)
 {
-	kvm_ioctl(vm->vcpu, KVM_GET_FPU, &s->fpu, "KVM_GET_FPU");
+	kvm_ioctl(vm->vcpu, KVM_GET_DEBUGREGS, &s->debugregs, "KVM_GET_DEBUGREGS");
 }
 
-static void restore_fpu(const struct vm *vm, struct snapshot *s)
+static void restore_debugregs(const struct vm *vm, struct snapshot *s)
 {
-	kvm_ioctl(vm->vcpu, KVM_SET_FPU, &s->fpu, "KVM_SET_FPU");
+	kvm_ioctl(vm->vcpu, KVM_SET_DEBUGREGS, &s->debugregs, "KVM_SET_DEBUGREGS");
 }
 
 static void save_events(const struct vm *vm, struct snapshot *s)
@@ -96,14 +96,40 @@ static void restore_mp_state(const struct vm *vm, struct snapshot *s)
 	kvm_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
 }
 
-static void save_memory(const struct vm *vm, struct snapshot *s)
+/* KVM_GET_XSAVE or KVM_SET_XSAVE, on a struct kvm_xsave of KVM's size around region. */
+static void move_xsave(int vcpu, unsigned long request, __u32 *region, const char *name)
 {
-	memcpy(s->mem, vm->mem, sizeof(s->mem));
+	struct kvm_xsave *xsave = calloc(1, sizeof(*xsave));
+
+	_Static_assert(sizeof(xsave->region) == sizeof(((struct snapshot *)0)->xsave),
+		       "the XSAVE area's size");
+	if (!xsave)
+		err(1, "calloc");
+	memcpy(xsave->region, region, sizeof(xsave->region));
+	kvm_ioctl(vcpu, request, xsave, name);
+	memcpy(region, xsave->region, sizeof(xsave->region));
+	free(xsave);
 }
 
-static void restore_memory(const struct vm *vm, struct snapshot *s)
+static void save_fpu(const struct vm *vm, struct snapshot *s)
 {
-	memcpy(vm->mem, s->mem, sizeof(s->mem));
+	move_xsave(vm->vcpu, KVM_GET_XSAVE, s->xsave, "KVM_GET_XSAVE");
+}
+
+static void restore_fpu(const struct vm *vm, struct snapshot *s)
+{
+	move_xsave(vm->vcpu, KVM_SET_XSAVE, s->xsave, "KVM_SET_XSAVE");
+}
+
+static void save_xcrs(const struct vm *vm, struct snapshot *s)
+{
+	kvm_ioctl(vm->vcpu, KVM_GET_XCRS, &s->xcrs, "KVM_GET_XCRS");
+}
+
+static void restore_xcrs(const struct vm *vm, struct snapshot *s)
+{
+	if (s->xcrs.nr_xcrs)	/* none without XSAVE, and then none may be set */
+		kvm_ioctl(vm->vcpu, KVM_SET_XCRS, &s->xcrs, "KVM_SET_XCRS");
 }
 
 static void move_msrs(int vcpufd, unsigned long request, struct kvm_msrs *msrs,
@@ -117,23 +143,90 @@ static void move_msrs(int vcpufd, unsigned long request, struct kvm_msrs *msrs,
 		errx(1, "%s: MSR 0x%x not moved", name, msrs->entries[n].index);
 }
 
+/* One MSR's value, or false if KVM will not read it for this vCPU. */
+bool read_msr(int vcpu, __u32 index, __u64 *value)
+{
+	struct kvm_msrs *one = calloc(1, sizeof(*one) + sizeof(one->entries[0]));
+	int n;
+
+	if (!one)
+		err(1, "calloc");
+	one->nmsrs = 1;
+	one->entries[0].index = index;
+	n = ioctl(vcpu, KVM_GET_MSRS, one);
+	if (n == -1)
+		err(1, "KVM_GET_MSRS");
+	*value = one->entries[0].data;
+	free(one);
+	return n == 1;
+}
+
+/* The MSRs the snapshot names, or, if it names none, those every vCPU has. */
 static void save_msrs(const struct vm *vm, struct snapshot *s)
 {
-	size_t i;
+	if (!s->msrs) {
+		size_t i;
 
-	s->msrs = calloc(1, sizeof(*s->msrs) +
-			 ARRAY_SIZE(saved_msrs) * sizeof(s->msrs->entries[0]));
-	if (!s->msrs)
-		err(1, "calloc");
-	s->msrs->nmsrs = ARRAY_SIZE(saved_msrs);
-	for (i = 0; i < ARRAY_SIZE(saved_msrs); i++)
-		s->msrs->entries[i].index = saved_msrs[i];
+		s->msrs = calloc(1, sizeof(*s->msrs) +
+				 ARRAY_SIZE(saved_msrs) * sizeof(s->msrs->entries[0]));
+		if (!s->msrs)
+			err(1, "calloc");
+		s->msrs->nmsrs = ARRAY_SIZE(saved_msrs);
+		for (i = 0; i < ARRAY_SIZE(saved_msrs); i++)
+			s->msrs->entries[i].index = saved_msrs[i];
+	}
 	move_msrs(vm->vcpu, KVM_GET_MSRS, s->msrs, "KVM_GET_MSRS");
 }
 
+#define MSR_IA32_TSC	0x10
+
+/* Whether KVM sets this vCPU's TSC offset as given (Linux 5.16 and later). */
+static bool has_tsc_offset(int vcpu)
+{
+	struct kvm_device_attr attr = { .group = KVM_VCPU_TSC_CTRL, .attr = KVM_VCPU_TSC_OFFSET };
+
+	if (ioctl(vcpu, KVM_HAS_DEVICE_ATTR, &attr) == 0)
+		return true;
+	if (errno != ENXIO && errno != EINVAL)	/* no such attribute; no attributes at all */
+		err(1, "KVM_HAS_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
+	return false;
+}
+
+/* Put the TSC at value by moving its offset by what it lacks. */
+static void set_tsc(int vcpu, __u64 value)
+{
+	__u64 offset, now;
+	struct kvm_device_attr attr = {
+		.group = KVM_VCPU_TSC_CTRL, .attr = KVM_VCPU_TSC_OFFSET,
+		.addr = (__u64)(unsigned long)&offset,
+	};
+
+	kvm_ioctl(vcpu, KVM_GET_DEVICE_ATTR, &attr, "KVM_GET_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
+	if (!read_msr(vcpu, MSR_IA32_TSC, &now))
+		errx(1, "KVM_GET_MSRS: the TSC refused");
+	offset += value - now;
+	kvm_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &attr, "KVM_SET_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
+}
+
+/* The MSRs, the TSC by its offset where KVM has it. */
 static void restore_msrs(const struct vm *vm, struct snapshot *s)
 {
-	move_msrs(vm->vcpu, KVM_SET_MSRS, s->msrs, "KVM_SET_MSRS");
+	struct kvm_msrs *msrs = malloc(sizeof(*msrs) +
+				       s->msrs->nmsrs * sizeof(msrs->entries[0]));
+	bool by_offset = has_tsc_offset(vm->vcpu);
+	__u32 i;
+
+	if (!msrs)
+		err(1, "malloc");
+	msrs->nmsrs = 0;
+	for (i = 0; i < s->msrs->nmsrs; i++) {
+		if (by_offset && s->msrs->entries[i].index == MSR_IA32_TSC)
+			set_tsc(vm->vcpu, s->msrs->entries[i].data);
+		else
+			msrs->entries[msrs->nmsrs++] = s->msrs->entries[i];
+	}
+	move_msrs(vm->vcpu, KVM_SET_MSRS, msrs, "KVM_SET_MSRS");
+	free(msrs);
 }
 
 static void save_pic(const struct vm *vm, struct snapshot *s)
@@ -181,20 +274,60 @@ static void restore_lapic(const struct vm *vm, struct snapshot *s)
 	kvm_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
 }
 
-const struct piece pieces[] = {
-	{ "memory", save_memory, restore_memory, false },
+static void save_clock(const struct vm *vm, struct snapshot *s)
+{
+	kvm_ioctl(vm->fd, KVM_GET_CLOCK, &s->clock, "KVM_GET_CLOCK");
+}
+
+static void restore_clock(const struct vm *vm, struct snapshot *s)
+{
+	s->clock.flags = 0;	/* the time it holds, not a host's realtime with it */
+	kvm_ioctl(vm->fd, KVM_SET_CLOCK, &s->clock, "KVM_SET_CLOCK");
+}
+
+/* One piece of a VM's state: how to save it and how to put it back. */
+struct piece {
+	const char *name;
+	void (*save)(const struct vm *vm, struct snapshot *s);
+	void (*restore)(const struct vm *vm, struct snapshot *s);
+	bool chip;		/* only in a VM with in-kernel chips */
+};
+
+static const struct piece pieces[] = {
 	{ "pic", save_pic, restore_pic, true },
 	{ "ioapic", save_ioapic, restore_ioapic, true },
 	{ "pit", save_pit, restore_pit, true },
-	{ "lapic", save_lapic, restore_lapic, true },
+	{ "sregs", save_sregs, restore_sregs, false },
 	{ "regs", save_regs, restore_regs, false },
 	{ "fpu", save_fpu, restore_fpu, false },
-	{ "sregs", save_sregs, restore_sregs, false },
+	{ "xcrs", save_xcrs, restore_xcrs, false },
+	{ "lapic", save_lapic, restore_lapic, true },
 	{ "msrs", save_msrs, restore_msrs, false },
+	{ "debugregs", save_debugregs, restore_debugregs, false },
 	{ "events", save_events, restore_events, false },
 	{ "mp_state", save_mp_state, restore_mp_state, false },
+	{ "clock", save_clock, restore_clock, false },
 };
-const size_t nr_pieces = ARRAY_SIZE(pieces);
+
+/* Save every piece, the last to go back first. */
+void take_snapshot(const struct vm *vm, struct snapshot *s, bool chips)
+{
+	size_t i = ARRAY_SIZE(pieces);
+
+	while (i--)
+		if (chips || !pieces[i].chip)
+			pieces[i].save(vm, s);
+}
+
+/* Put every piece back in its order, but for the piece named skip. */
+void restore_snapshot(const struct vm *vm, struct snapshot *s, const char *skip, bool chips)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pieces); i++)
+		if ((chips || !pieces[i].chip) && strcmp(pieces[i].name, skip))
+			pieces[i].restore(vm, s);
+}
 
 void destroy_vm(struct vm *vm)
 {
@@ -220,30 +353,11 @@ void create_empty_vm(struct vm *vm, bool chips)
 	vm->run = map_run(vm->kvm, vm->vcpu);
 }
 
-/* A new VM with the snapshot's state, but for the piece named skip. */
-static void restore_vm(struct vm *vm, struct snapshot *s, const char *skip, bool chips)
-{
-	size_t i;
-
-	create_empty_vm(vm, chips);
-	for (i = 0; i < ARRAY_SIZE(pieces); i++)
-		if ((chips || !pieces[i].chip) && strcmp(pieces[i].name, skip))
-			pieces[i].restore(vm, s);
-}
-
-static void take_snapshot(const struct vm *vm, struct snapshot *s, bool chips)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(pieces); i++)
-		if (chips || !pieces[i].chip)
-			pieces[i].save(vm, s);
-}
-
 /* Stop the guest at its third line and move it into a new VM, all but skip. */
 void snapshot_and_restore(struct vm *vm, const char *skip, bool chips)
 {
 	static struct snapshot snapshot;
+	static __u8 mem[GUEST_MEM_SIZE];
 
 	check_extension(vm->kvm, KVM_CAP_VCPU_EVENTS, "KVM_CAP_VCPU_EVENTS");
 	check_extension(vm->kvm, KVM_CAP_MP_STATE, "KVM_CAP_MP_STATE");
@@ -251,11 +365,15 @@ void snapshot_and_restore(struct vm *vm, const char *skip, bool chips)
 		errx(1, "the guest halted before line %d", STOP_AFTER);
 	if (strcmp(skip, "completion"))
 		complete_exit(vm);
+	memcpy(mem, vm->mem, sizeof(mem));
 	take_snapshot(vm, &snapshot, chips);
 	destroy_vm(vm);
 	printf("-- snapshot taken, VM destroyed; restoring %s%s\n",
 	       *skip ? "all but " : "all", skip);
 	flush_stdout();
-	restore_vm(vm, &snapshot, skip, chips);
+	create_empty_vm(vm, chips);
+	if (strcmp(skip, "memory"))
+		memcpy(vm->mem, mem, sizeof(mem));
+	restore_snapshot(vm, &snapshot, skip, chips);
 }
 

@@ -15,21 +15,19 @@ static void save_to_file(const char *path)
 {
 	static struct snapshot s;
 	struct vm vm;
-	size_t i;
 	FILE *f;
 
 	set_up_vm(&vm, guest_code, sizeof(guest_code));
 	if (!run_lines(&vm, STOP_AFTER))
 		errx(1, "the guest halted before line %d", STOP_AFTER);
 	complete_exit(&vm);
-	for (i = 0; i < nr_pieces; i++)
-		if (!pieces[i].chip)
-			pieces[i].save(&vm, &s);
+	take_snapshot(&vm, &s, false);
 	f = fopen(path, "w");
 	if (!f)
 		err(1, "%s", path);
 	write_all(f, &s, sizeof(s), path);
 	write_all(f, s.msrs, sizeof(*s.msrs) + s.msrs->nmsrs * sizeof(s.msrs->entries[0]), path);
+	write_all(f, vm.mem, GUEST_MEM_SIZE, path);
 	if (fclose(f) == EOF)
 		err(1, "close %s", path);
 	printf("-- snapshot saved in %s\n", path);
@@ -48,7 +46,6 @@ static void restore_from_file(const char *path)
 	static struct snapshot s;
 	struct kvm_msrs count;
 	struct vm vm;
-	size_t i;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
@@ -62,11 +59,10 @@ static void restore_from_file(const char *path)
 		err(1, "malloc");
 	*s.msrs = count;
 	read_all(f, s.msrs->entries, count.nmsrs * sizeof(s.msrs->entries[0]), path);
-	fclose(f);
 	create_empty_vm(&vm, false);
-	for (i = 0; i < nr_pieces; i++)
-		if (!pieces[i].chip)
-			pieces[i].restore(&vm, &s);
+	read_all(f, vm.mem, GUEST_MEM_SIZE, path);
+	fclose(f);
+	restore_snapshot(&vm, &s, "", false);
 	printf("-- snapshot restored from %s\n", path);
 	flush_stdout();
 	run_until_halt(&vm);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,24 +33,6 @@ __u64 fnv1a(__u64 hash, const void *data, size_t len)
 static const __u32 mtrr_fixed[] = {
 	0x250, 0x258, 0x259, 0x268, 0x269, 0x26a, 0x26b, 0x26c, 0x26d, 0x26e, 0x26f,
 };
-
-/* One MSR's value, or false if KVM will not read it for this vCPU. */
-static bool read_msr(int vcpu, __u32 index, __u64 *value)
-{
-	struct kvm_msrs *one = calloc(1, sizeof(*one) + sizeof(one->entries[0]));
-	int n;
-
-	if (!one)
-		err(1, "calloc");
-	one->nmsrs = 1;
-	one->entries[0].index = index;
-	n = ioctl(vcpu, KVM_GET_MSRS, one);
-	if (n == -1)
-		err(1, "KVM_GET_MSRS");
-	*value = one->entries[0].data;
-	free(one);
-	return n == 1;
-}
 
 /* KVM's list of the MSRs to save, and the MTRRs it leaves out. */
 static __u32 *msrs_to_save(int kvm, int vcpu, __u32 *count)
@@ -79,59 +62,20 @@ static __u32 *msrs_to_save(int kvm, int vcpu, __u32 *count)
 	return (__u32 *)list;
 }
 
-/* The value of each MSR KVM reads for this vCPU; their number in *count. */
-static struct kvm_msr_entry *save_msrs(const struct vm *vm, __u32 *count)
+/* The MSRs of that list KVM reads for this vCPU, named for the snapshot to save. */
+static struct kvm_msrs *chosen_msrs(const struct vm *vm)
 {
 	__u32 n, i, *index = msrs_to_save(vm->kvm, vm->vcpu, &n);
-	struct kvm_msr_entry *msrs = calloc(n, sizeof(*msrs));
+	struct kvm_msrs *msrs = calloc(1, sizeof(*msrs) + n * sizeof(msrs->entries[0]));
+	__u64 value;
 
 	if (!msrs)
 		err(1, "calloc");
-	*count = 0;
 	for (i = 0; i < n; i++)
-		if (read_msr(vm->vcpu, index[i], &msrs[*count].data))
-			msrs[(*count)++].index = index[i];
+		if (read_msr(vm->vcpu, index[i], &value))
+			msrs->entries[msrs->nmsrs++].index = index[i];
 	free(index);
 	return msrs;
-}
-
-/* KVM_GET_XSAVE or KVM_SET_XSAVE, on a struct kvm_xsave of KVM's size around region. */
-static void move_xsave(int vcpu, unsigned long request, __u32 *region, const char *name)
-{
-	struct kvm_xsave *xsave = calloc(1, sizeof(*xsave));
-
-	_Static_assert(sizeof(xsave->region) == sizeof(((struct machine_state *)0)->xsave),
-		       "the XSAVE area's size");
-	if (!xsave)
-		err(1, "calloc");
-	memcpy(xsave->region, region, sizeof(xsave->region));
-	kvm_ioctl(vcpu, request, xsave, name);
-	memcpy(region, xsave->region, sizeof(xsave->region));
-	free(xsave);
-}
-
-static void save_state(const struct vmm *v, struct machine_state *s)
-{
-	const struct vm *vm = &v->m.vm;
-
-	kvm_ioctl(vm->vcpu, KVM_GET_MP_STATE, &s->mp_state, "KVM_GET_MP_STATE");
-	kvm_ioctl(vm->vcpu, KVM_GET_VCPU_EVENTS, &s->events, "KVM_GET_VCPU_EVENTS");
-	kvm_ioctl(vm->vcpu, KVM_GET_REGS, &s->regs, "KVM_GET_REGS");
-	kvm_ioctl(vm->vcpu, KVM_GET_SREGS, &s->sregs, "KVM_GET_SREGS");
-	move_xsave(vm->vcpu, KVM_GET_XSAVE, s->xsave, "KVM_GET_XSAVE");
-	kvm_ioctl(vm->vcpu, KVM_GET_XCRS, &s->xcrs, "KVM_GET_XCRS");
-	kvm_ioctl(vm->vcpu, KVM_GET_DEBUGREGS, &s->debugregs, "KVM_GET_DEBUGREGS");
-	kvm_ioctl(vm->vcpu, KVM_GET_LAPIC, &s->lapic, "KVM_GET_LAPIC");
-	s->pic[0].chip_id = KVM_IRQCHIP_PIC_MASTER;
-	s->pic[1].chip_id = KVM_IRQCHIP_PIC_SLAVE;
-	s->ioapic.chip_id = KVM_IRQCHIP_IOAPIC;
-	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[0], "KVM_GET_IRQCHIP master PIC");
-	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->pic[1], "KVM_GET_IRQCHIP slave PIC");
-	kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &s->ioapic, "KVM_GET_IRQCHIP I/O APIC");
-	kvm_ioctl(vm->fd, KVM_GET_PIT2, &s->pit, "KVM_GET_PIT2");
-	kvm_ioctl(vm->fd, KVM_GET_CLOCK, &s->clock, "KVM_GET_CLOCK");
-	serial_save(&v->uart, &s->uart);
-	s->rtc_index = v->pc.rtc.index;
 }
 
 /* What the stream is, and the RAM the machine that goes on from it needs. */
@@ -141,6 +85,9 @@ static struct snapshot_header stream_header(const struct vm *vm)
 		.magic = SNAPSHOT_MAGIC, .version = SNAPSHOT_VERSION, .ram_size = vm->mem_size,
 	};
 }
+
+/* The snapshot's pieces as bytes: all of it but the pointer to its MSRs, which is last. */
+#define SNAPSHOT_PIECES	offsetof(struct snapshot, msrs)
 
 struct snapshot_writer {
 	FILE *file;
@@ -229,24 +176,29 @@ static void put_devices(struct snapshot_writer *w, struct virtio_mmio *const *vi
 void finish_snapshot(struct snapshot_writer *w, const struct vmm *v)
 {
 	const struct vm *vm = &v->m.vm;
-	struct machine_state *s = calloc(1, sizeof(*s));	/* zeros in the padding too */
-	struct kvm_msr_entry *msrs;
+	struct snapshot *s = calloc(1, sizeof(*s));	/* zeros in the padding too */
+	struct pc_state pc;
 	__u64 end = PAGES_END;
 
 	if (!s)
 		err(1, "calloc");
-	save_state(v, s);	/* first: its first two reads may change the MSRs */
-	msrs = save_msrs(vm, &s->nmsrs);
+	s->msrs = chosen_msrs(vm);
+	take_snapshot(vm, s, true);
+	memset(&pc, 0, sizeof(pc));			/* and here */
+	serial_save(&v->uart, &pc.uart);
+	pc.rtc_index = v->pc.rtc.index;
+	pc.nmsrs = s->msrs->nmsrs;
 	put(w, &end, sizeof(end));
 	put_devices(w, v->virtio, v->in_memory);
-	put(w, s, sizeof(*s));
-	put(w, msrs, s->nmsrs * sizeof(*msrs));
+	put(w, s, SNAPSHOT_PIECES);
+	put(w, &pc, sizeof(pc));
+	put(w, s->msrs->entries, pc.nmsrs * sizeof(s->msrs->entries[0]));
 	if (fwrite(&w->hash, sizeof(w->hash), 1, w->file) != 1 || fclose(w->file)) {
 		if (w->path)
 			unlink(w->path);
 		err(1, "%s", w->name);
 	}
-	free(msrs);
+	free(s->msrs);
 	free(s);
 	free(w);
 }
@@ -388,7 +340,7 @@ static void read_devices(struct snapshot_reader *r, struct virtio_mmio *const *v
 	}
 }
 
-/* The pages into the VM's RAM, then the devices, the state and the MSRs, all checked. */
+/* The pages into the VM's RAM, then the devices, the pieces and the MSRs, all checked. */
 void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_machine *saved)
 {
 	__u64 page, hash, checksum;
@@ -403,10 +355,11 @@ void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_m
 		get(r, (__u8 *)vm->mem + page * PAGE_SIZE, PAGE_SIZE);
 	}
 	read_devices(r, saved->virtio, saved->count, saved->devices);
-	get(r, &saved->state, sizeof(saved->state));
-	if (saved->state.nmsrs > SNAPSHOT_MSRS_MAX)
+	get(r, &saved->state, SNAPSHOT_PIECES);
+	get(r, &saved->pc, sizeof(saved->pc));
+	if (saved->pc.nmsrs > SNAPSHOT_MSRS_MAX)
 		refuse(r, "more MSRs than a vCPU has");
-	get(r, saved->msrs, saved->state.nmsrs * sizeof(saved->msrs[0]));
+	get(r, saved->msrs, saved->pc.nmsrs * sizeof(saved->msrs[0]));
 	hash = r->hash;
 	get(r, &checksum, sizeof(checksum));
 	if (checksum != hash)
@@ -415,98 +368,30 @@ void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_m
 		refuse(r, "bytes after its end");
 }
 
-#define MSR_IA32_TSC	0x10
-
-/* Whether KVM sets this vCPU's TSC offset as given (Linux 5.16 and later). */
-static bool has_tsc_offset(int vcpu)
-{
-	struct kvm_device_attr attr = { .group = KVM_VCPU_TSC_CTRL, .attr = KVM_VCPU_TSC_OFFSET };
-
-	if (ioctl(vcpu, KVM_HAS_DEVICE_ATTR, &attr) == 0)
-		return true;
-	if (errno != ENXIO && errno != EINVAL)	/* no such attribute; no attributes at all */
-		err(1, "KVM_HAS_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
-	return false;
-}
-
-/* Put the TSC at value by moving its offset by what it lacks. */
-static void set_tsc(int vcpu, __u64 value)
-{
-	__u64 offset, now;
-	struct kvm_device_attr attr = {
-		.group = KVM_VCPU_TSC_CTRL, .attr = KVM_VCPU_TSC_OFFSET,
-		.addr = (__u64)(unsigned long)&offset,
-	};
-
-	kvm_ioctl(vcpu, KVM_GET_DEVICE_ATTR, &attr, "KVM_GET_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
-	if (!read_msr(vcpu, MSR_IA32_TSC, &now))
-		errx(1, "KVM_GET_MSRS: the TSC refused");
-	offset += value - now;
-	kvm_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &attr, "KVM_SET_DEVICE_ATTR KVM_VCPU_TSC_OFFSET");
-}
-
-/* The MSRs, and the TSC by its offset where KVM has it, before the TSC deadline. */
-static void restore_msrs(const struct vm *vm, const struct saved_machine *saved)
-{
-	struct kvm_msrs *msrs = malloc(sizeof(*msrs) +
-				       saved->state.nmsrs * sizeof(msrs->entries[0]));
-	bool by_offset = has_tsc_offset(vm->vcpu);
-	__u32 n = 0, i;
-	int set;
-
-	if (!msrs)
-		err(1, "malloc");
-	for (i = 0; i < saved->state.nmsrs; i++) {
-		if (by_offset && saved->msrs[i].index == MSR_IA32_TSC)
-			set_tsc(vm->vcpu, saved->msrs[i].data);
-		else
-			msrs->entries[n++] = saved->msrs[i];
-	}
-	msrs->nmsrs = n;
-	set = ioctl(vm->vcpu, KVM_SET_MSRS, msrs);
-	if (set == -1)
-		err(1, "KVM_SET_MSRS");
-	if ((__u32)set != n)
-		errx(1, "KVM_SET_MSRS: MSR %#x refused, %d of %u set", msrs->entries[set].index,
-		     set, n);
-	free(msrs);
-}
-
 /* The devices, the vCPU complete: the serial port, the clock's index, and the
  * virtio devices as the reader set them up. */
 static void restore_devices(const struct saved_machine *saved, struct vmm *v)
 {
-	const struct machine_state *s = &saved->state;
-
-	serial_restore(&v->uart, &s->uart);
-	v->pc.rtc.index = s->rtc_index;
+	serial_restore(&v->uart, &saved->pc.uart);
+	v->pc.rtc.index = saved->pc.rtc_index;
 	for (size_t i = 0; i < v->in_memory; i++)
 		*v->virtio[i] = saved->devices[i];
 }
 
-/* The chips, the vCPU and the devices, in the order above. */
+/* The snapshot's pieces in the table's order, with the stream's MSRs, then the devices. */
 static void set_state(struct vmm *v, struct saved_machine *saved)
 {
-	const struct vm *vm = &v->m.vm;
-	struct machine_state *s = &saved->state;
+	struct snapshot *s = &saved->state;
+	__u32 n = saved->pc.nmsrs;
 
-	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[0], "KVM_SET_IRQCHIP master PIC");
-	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->pic[1], "KVM_SET_IRQCHIP slave PIC");
-	kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, &s->ioapic, "KVM_SET_IRQCHIP I/O APIC");
-	kvm_ioctl(vm->fd, KVM_SET_PIT2, &s->pit, "KVM_SET_PIT2");
-	kvm_ioctl(vm->vcpu, KVM_SET_SREGS, &s->sregs, "KVM_SET_SREGS");
-	kvm_ioctl(vm->vcpu, KVM_SET_REGS, &s->regs, "KVM_SET_REGS");
-	move_xsave(vm->vcpu, KVM_SET_XSAVE, s->xsave, "KVM_SET_XSAVE");
-	if (s->xcrs.nr_xcrs)
-		kvm_ioctl(vm->vcpu, KVM_SET_XCRS, &s->xcrs, "KVM_SET_XCRS");
-	kvm_ioctl(vm->vcpu, KVM_SET_LAPIC, &s->lapic, "KVM_SET_LAPIC");
-	restore_msrs(vm, saved);
-	kvm_ioctl(vm->vcpu, KVM_SET_DEBUGREGS, &s->debugregs, "KVM_SET_DEBUGREGS");
+	s->msrs = malloc(sizeof(*s->msrs) + n * sizeof(s->msrs->entries[0]));
+	if (!s->msrs)
+		err(1, "malloc");
+	s->msrs->nmsrs = n;
+	memcpy(s->msrs->entries, saved->msrs, n * sizeof(saved->msrs[0]));
+	restore_snapshot(&v->m.vm, s, "", true);
+	free(s->msrs);
 	restore_devices(saved, v);
-	kvm_ioctl(vm->vcpu, KVM_SET_MP_STATE, &s->mp_state, "KVM_SET_MP_STATE");
-	kvm_ioctl(vm->vcpu, KVM_SET_VCPU_EVENTS, &s->events, "KVM_SET_VCPU_EVENTS");
-	s->clock.flags = 0;	/* the time it holds, not a host's realtime with it */
-	kvm_ioctl(vm->fd, KVM_SET_CLOCK, &s->clock, "KVM_SET_CLOCK");
 }
 
 void restore_machine(struct snapshot_reader *r, struct vmm *v)

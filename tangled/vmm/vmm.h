@@ -127,6 +127,7 @@ void prepare_pause(struct pause *pause, struct vcpu_thread *cpu, const struct vm
 void pause_vcpu(void *arg);
 void create_aps(struct vmm *v);
 #include "dirty-log.h"
+#include "state.h"
 /* snapshot.c */
 #define FNV_OFFSET	0xcbf29ce484222325ULL	/* the checksum of nothing */
 
@@ -141,21 +142,11 @@ struct snapshot_header {
 	__u64 ram_size;		/* bytes: the machine that goes on gets as much */
 };
 
-struct machine_state {
-	struct kvm_regs regs;
-	struct kvm_sregs sregs;
-	__u32 xsave[1024];	/* struct kvm_xsave's region: x87, SSE, AVX */
-	struct kvm_xcrs xcrs;
-	struct kvm_debugregs debugregs;
-	struct kvm_lapic_state lapic;
-	struct kvm_mp_state mp_state;
-	struct kvm_vcpu_events events;
-	struct kvm_irqchip pic[2], ioapic;
-	struct kvm_pit_state2 pit;
-	struct kvm_clock_data clock;
+/* After the snapshot's pieces: the PC's devices, and how many MSRs follow. */
+struct pc_state {
 	struct uart_state uart;
 	__u8 rtc_index;
-	__u32 nmsrs;		/* MSRs after the state */
+	__u32 nmsrs;
 };
 
 /* What a restore reads, and checks, before it sets anything. */
@@ -163,7 +154,8 @@ struct saved_machine {
 	struct virtio_mmio *const *virtio;	/* the VMM's devices, which the stream's must be */
 	size_t count;
 	struct virtio_mmio devices[VIRTIO_DEVICES];	/* the VMM's, as the stream has them */
-	struct machine_state state;
+	struct snapshot state;		/* its MSRs apart, below */
+	struct pc_state pc;
 	struct kvm_msr_entry msrs[SNAPSHOT_MSRS_MAX];
 };
 
