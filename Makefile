@@ -35,7 +35,7 @@ weave:				## Render the book, its student edition and guide to build/book/
 programs:			## Compile the book's programs (they run only in the guest)
 	@tools/build-programs $(BUILD)/programs
 
-stage:				## A chapter's programs as they stand at its end: make stage CHAPTER=NN|39-disk
+stage:				## A chapter's programs as they stand at its end: make stage CHAPTER=NN|40-disk
 	@tools/need tangle
 	@tools/stage $(CHAPTER)
 

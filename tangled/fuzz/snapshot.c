@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Moving it live", book/44-sending-live.nw. */
+/* From the chapter "Moving it live", book/45-sending-live.nw. */
 /* fuzz/snapshot.c: the reader of snapshots and migrations, given the input as its stream. */
 #include <stdio.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-/* From the chapter "The guest is hostile", book/37-hostile-guest.nw. */
+/* From the chapter "The guest is hostile", book/38-hostile-guest.nw. */
 /* hostile's guest: accept VERSION_1, place the virtio console's transmit
    queue where the words at 0x1f00 say, say it and the driver are ready and
    ring its doorbell. */

@@ -1,4 +1,4 @@
-/* From the chapter "Migration with the dirty log", book/34-migration.nw. */
+/* From the chapter "Migration with the dirty log", book/35-migration.nw. */
 /* migrate's guest: write eight data pages, then three times the first two,
    ticking on port 0x80 after each pass; print the sum of their first bytes. */
 	.code16

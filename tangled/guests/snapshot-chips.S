@@ -1,4 +1,4 @@
-/* From the chapter "Snapshot and restore", book/32-snapshot.nw. */
+/* From the chapter "Saving the kernel's chips", book/33-saving-chips.nw. */
 /* snapshot-chips' guest: count the PIT's ticks, one line a tick, 1 to 9. */
 	.code16
 start:

@@ -1,4 +1,4 @@
-/* From the chapter "The guest is hostile", book/37-hostile-guest.nw. */
+/* From the chapter "The guest is hostile", book/38-hostile-guest.nw. */
 /* stray's guest: string instructions to the UART, then accesses no device takes. */
 	.code16
 start:

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "A disk", book/39-disk.nw. */
+/* From the chapter "A disk", book/40-disk.nw. */
 /* virtio-blk.h: a virtio block device whose sectors are a file's. */
 #ifndef VIRTIO_BLK_H
 #define VIRTIO_BLK_H

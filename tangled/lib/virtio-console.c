@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A virtio device", book/36-virtio-console.nw. */
+/* From the chapter "A virtio device", book/37-virtio-console.nw. */
 /* virtio-console.c: a virtio console with one port. */
 #include <err.h>
 #include <unistd.h>

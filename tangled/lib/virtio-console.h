@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "A virtio device", book/36-virtio-console.nw. */
+/* From the chapter "A virtio device", book/37-virtio-console.nw. */
 /* virtio-console.h: a virtio console with one port. */
 #ifndef VIRTIO_CONSOLE_H
 #define VIRTIO_CONSOLE_H

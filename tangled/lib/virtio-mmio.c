@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Virtqueues and the MMIO transport", book/35-virtio-buffers.nw. */
+/* From the chapter "Virtqueues and the MMIO transport", book/36-virtio-buffers.nw. */
 /* virtio-mmio.c: virtio's registers in a window of guest-physical memory. */
 #include <err.h>
 #include <string.h>

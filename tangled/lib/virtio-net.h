@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* From the chapter "A network card", book/40-network.nw. */
+/* From the chapter "A network card", book/41-network.nw. */
 /* virtio-net.h: a virtio network card, plugged into a TAP device. */
 #ifndef VIRTIO_NET_H
 #define VIRTIO_NET_H

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Saving its devices", book/43-saving-the-devices.nw. */
+/* From the chapter "Saving its devices", book/44-saving-the-devices.nw. */
 /* virtio-state.c: a virtio device saved, restored and resumed. */
 #include <string.h>
 #include <linux/virtio_blk.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A virtio device", book/36-virtio-console.nw. */
+/* From the chapter "A virtio device", book/37-virtio-console.nw. */
 /* virtio-thread.c: a virtio device served by a thread of its own. */
 #include <poll.h>
 #include <linux/virtio_config.h>

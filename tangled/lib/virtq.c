@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Virtqueues and the MMIO transport", book/35-virtio-buffers.nw. */
+/* From the chapter "Virtqueues and the MMIO transport", book/36-virtio-buffers.nw. */
 /* virtq.c: the device's side of a split virtqueue. */
 #include <linux/virtio_ring.h>
 #include "dirty-log.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "The guest is hostile", book/37-hostile-guest.nw. */
+/* From the chapter "The guest is hostile", book/38-hostile-guest.nw. */
 #include "kvm.h"
 /* stray: a guest that reaches for devices that are not there, and a VMM that answers. */
 #include "machine.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Debugging a guest", book/33-debugging.nw. */
+/* From the chapter "Debugging a guest", book/34-debugging.nw. */
 #include "kvm.h"
 /* breakpoint: stop Part I's guest at its first out, with int3 or with DR0. */
 #include "debug.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Debugging a guest", book/33-debugging.nw. */
+/* From the chapter "Debugging a guest", book/34-debugging.nw. */
 #include "kvm.h"
 /* lab-watch: stop the counting guest each time it writes its count. */
 #include "debug.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Migration with the dirty log", book/34-migration.nw. */
+/* From the chapter "Migration with the dirty log", book/35-migration.nw. */
 #include "kvm.h"
 /* migrate: move a guest that keeps writing to a second VM, in rounds of dirty pages. */
 #include "dirty-log.h"

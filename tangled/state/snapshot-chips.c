@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Snapshot and restore", book/32-snapshot.nw. */
+/* From the chapter "Saving the kernel's chips", book/33-saving-chips.nw. */
 #include "kvm.h"
 /* snapshot-chips: stop a guest that counts timer ticks, save its VM with the
    in-kernel chips, destroy it and resume in another. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Debugging a guest", book/33-debugging.nw. */
+/* From the chapter "Debugging a guest", book/34-debugging.nw. */
 #include "kvm.h"
 /* trace: single-step Part I's guest and print what each instruction changed. */
 #include "debug.h"

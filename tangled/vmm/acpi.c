@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Tables the kernel reads: ACPI", book/47-acpi-tables.nw. */
+/* From the chapter "Tables the kernel reads: ACPI", book/48-acpi-tables.nw. */
 /* acpi.c: ACPI's tables, which tell the kernel of the PC's processors, chips and power. */
 #include <err.h>
 #include <string.h>

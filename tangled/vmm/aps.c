@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Linux on several processors", book/41-processors.nw. */
+/* From the chapter "Linux on several processors", book/42-processors.nw. */
 /* aps.c: the application processors on the library's threads, and the pause of vCPU 0. */
 #include <stdlib.h>
 #include "vmm.h"

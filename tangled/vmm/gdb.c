@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A stub for gdb", book/45-stub-for-gdb.nw. */
+/* From the chapter "A stub for gdb", book/46-stub-for-gdb.nw. */
 /* gdb.c: a gdb stub, the remote serial protocol over TCP, on KVM's debugging controls. */
 #define _GNU_SOURCE	/* F_SETOWN_EX and gettid */
 #include <err.h>

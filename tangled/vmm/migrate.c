@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Moving it live", book/44-sending-live.nw. */
+/* From the chapter "Moving it live", book/45-sending-live.nw. */
 /* migrate.c: a running Linux moved to another VMM process, in rounds of dirty pages. */
 #include <err.h>
 #include <errno.h>

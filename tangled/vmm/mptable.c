@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Linux on several processors", book/41-processors.nw. */
+/* From the chapter "Linux on several processors", book/42-processors.nw. */
 /* mptable.c: the MP table, which tells the kernel of the PC's processors. */
 #include <err.h>
 #include <string.h>

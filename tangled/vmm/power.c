@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Tables the kernel reads: ACPI", book/47-acpi-tables.nw. */
+/* From the chapter "Tables the kernel reads: ACPI", book/48-acpi-tables.nw. */
 /* power.c: ACPI's PM1 registers, the guest's power switch. */
 #include "vmm.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Saving a running Linux", book/42-saving-linux.nw. */
+/* From the chapter "Saving a running Linux", book/43-saving-linux.nw. */
 /* snapshot.c: a running Linux saved to a stream, and restored from one. */
 #include <err.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A machine to use", book/38-machine-to-use.nw. */
+/* From the chapter "A machine to use", book/39-machine-to-use.nw. */
 /* terminal.c: the VMM's terminal, the far end of the guest's console. */
 #include <err.h>
 #include <errno.h>

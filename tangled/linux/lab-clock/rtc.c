@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A machine to use", book/38-machine-to-use.nw. */
+/* From the chapter "A machine to use", book/39-machine-to-use.nw. */
 /* rtc.c of lab-clock: the PC's clock, telling the host's time in UTC. */
 #include <err.h>
 #include <time.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A disk", book/39-disk.nw. */
+/* From the chapter "A disk", book/40-disk.nw. */
 /* virtio-blk.c: the book's virtio disk, with logical blocks of 4 KiB. */
 #include <sys/stat.h>
 #include <sys/uio.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Saving its devices", book/43-saving-the-devices.nw. */
+/* From the chapter "Saving its devices", book/44-saving-the-devices.nw. */
 /* snapshot.c: the book's stream, version 3, which carries the TSC's rate. */
 #include <err.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Linux under gdb", book/46-under-gdb.nw. */
+/* From the chapter "Linux under gdb", book/47-under-gdb.nw. */
 /* gdb.c: the book's gdb stub, with watchpoints on writes. */
 #define _GNU_SOURCE	/* F_SETOWN_EX and gettid */
 #include <err.h>

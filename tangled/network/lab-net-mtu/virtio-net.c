@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "A network card", book/40-network.nw. */
+/* From the chapter "A network card", book/41-network.nw. */
 /* virtio-net.c: the book's virtio network card, which says its MTU. */
 #include <err.h>
 #include <errno.h>

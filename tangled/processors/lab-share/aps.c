@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* From the chapter "Linux on several processors", book/41-processors.nw. */
+/* From the chapter "Linux on several processors", book/42-processors.nw. */
 /* aps.c: the book's vCPUs, and a warning when they outnumber the host's processors. */
 #include <stdlib.h>
 #include "vmm.h"
