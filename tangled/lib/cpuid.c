@@ -118,14 +118,13 @@ void offer_hypervisor_bits(int kvm, struct kvm_cpuid2 *cpuid)
 /* The bit <linux/kvm_para.h> calls KVM_FEATURE_ followed by name, or -1. */
 int kvm_feature_bit(const char *name)
 {
-	static const char prefix[] = "KVM_FEATURE_";
+	const size_t prefix = strlen("KVM_FEATURE_");	/* every name of the table has it */
 	unsigned int bit;
 
 	for (bit = 0; bit < ARRAY_SIZE(kvm_feature_names); bit++) {
 		const char *known = kvm_feature_names[bit];
 
-		if (known && !strncmp(known, prefix, sizeof(prefix) - 1) &&
-		    !strcasecmp(known + sizeof(prefix) - 1, name))
+		if (known && !strcasecmp(known + prefix, name))
 			return bit;
 	}
 	return -1;
