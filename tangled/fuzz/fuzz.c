@@ -31,6 +31,19 @@ void create_irqchip_and_pit(int vmfd)
 	abort();
 }
 
+static unsigned int pauses;
+
+void pause_vcpu(void *arg)
+{
+	(void)arg;
+	pauses++;
+}
+
+unsigned int fuzz_pauses(void)
+{
+	return pauses;
+}
+
 void fuzz_start(struct vm *vm, size_t mem_size)
 {
 	*vm = (struct vm) { .kvm = -1, .fd = FUZZ_VMFD, .vcpu = -1, .mem_size = mem_size };

@@ -22,6 +22,7 @@ struct fuzz_input {
 bool fuzz_take(struct fuzz_input *in, void *to, size_t len);
 void fuzz_store(void *mem, size_t mem_size, struct fuzz_input *in);
 int fuzz_level(__u32 irq);
+unsigned int fuzz_pauses(void);
 /* What a device's world outside the VM does between the guest's accesses:
  * an event the input describes (a frame arrives), and a check after each. */
 struct fuzz_world {

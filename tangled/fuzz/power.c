@@ -12,14 +12,6 @@ struct power_input {
 };
 
 static const __u32 sizes[] = { 1, 2, 4, 2 };
-static unsigned int pauses;	/* how often the device asked vCPU 0 to stop */
-
-/* The device's call when the guest turns the machine off: here, a count. */
-void pause_vcpu(void *arg)
-{
-	(void)arg;
-	pauses++;
-}
 
 /* A register read whole, as the kernel reads it, and the same as two bytes. */
 static __u16 read_register(const struct device *dev, __u64 reg)
@@ -34,6 +26,22 @@ static __u16 read_register(const struct device *dev, __u64 reg)
 	return whole[0] | whole[1] << 8;
 }
 
+/* Whether the device's record, put back into a new device, reads as the device does. */
+static bool restores(const struct device *dev, struct pause *pause)
+{
+	struct power copy;
+	struct device restored = power_device(&copy, pause);
+	struct power_state s;
+	__u64 reg;
+
+	power_save(dev->state, &s);
+	power_restore(&copy, &s);
+	for (reg = POWER_STATUS; reg < POWER_PORTS; reg += 2)
+		if (read_register(&restored, reg) != read_register(dev, reg))
+			return false;
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_input in = { data, size };
@@ -41,8 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pause pause;
 	struct device dev = power_device(&p, &pause);
 	struct power_input u;
+	unsigned int pauses = fuzz_pauses();
 
-	pauses = 0;
 	while (fuzz_take(&in, &u, sizeof(u))) {
 		__u64 offset = u.op & 7;
 		__u32 len = sizes[u.op >> 3 & 3];
@@ -52,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (offset + len > POWER_PORTS)
 			continue;
 		access_device(&dev, offset, len, u.op & POWER_WRITE, u.value);
-		if (pauses != p.off || p.sleep_type > 7 ||
+		if (fuzz_pauses() - pauses != p.off || p.sleep_type > 7 ||
 		    read_register(&dev, POWER_STATUS) != 0 ||
 		    read_register(&dev, POWER_ENABLE) != p.enable ||
 		    read_register(&dev, POWER_CONTROL) != (SCI_EN | p.sleep_type << SLP_TYP_SHIFT))
@@ -61,6 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (whole_write && offset == POWER_CONTROL && value & SLP_EN &&
 		    (value >> SLP_TYP_SHIFT & 7) == SLP_TYP_S5 && !p.off)
+			abort();
+		if (!restores(&dev, &pause))
 			abort();
 	}
 	return 0;

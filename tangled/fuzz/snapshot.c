@@ -8,16 +8,26 @@
 #define RAM_SIZE	(1 << 20)
 #define DISK_SECTORS	2048	/* the disk the stream's record must describe: 1 MiB */
 
-/* A VMM's devices, as main makes them for -v -d IMAGE -n TAP, with no file behind them. */
+/* A VMM's devices, as main makes them for -v -d IMAGE -n TAP, with no file behind them,
+ * and its port bus: the serial port and the PC's. */
 struct devices {
 	struct virtio_console console;
 	struct virtio_disk disk;
 	struct virtio_net net;
 	struct virtio_mmio *virtio[VIRTIO_DEVICES];
+	struct serial uart;
+	struct pc pc;
+	bool done;
+	struct bus pio;
 };
 
 static void make_devices(struct devices *d, const struct vm *vm)
 {
+	struct device ports[1 + PC_DEVICES];
+
+	ports[0] = serial_device(&d->uart, FUZZ_VMFD);
+	d->pio = (struct bus) { .count = 0 };
+	bus_add(&d->pio, ports, 1 + pc_devices(&d->pc, &d->done, ports + 1));
 	virtio_console_device(&d->console, vm, VIRTIO_CONSOLE_BASE, VIRTIO_CONSOLE_IRQ);
 	d->disk = (struct virtio_disk) { .fd = -1, .config.capacity = DISK_SECTORS };
 	virtio_disk_device(&d->disk, vm, VIRTIO_DISK_BASE, VIRTIO_DISK_IRQ);
@@ -40,6 +50,7 @@ static void restore(void *arg)
 	struct restore *x = arg;
 
 	open_snapshot(&x->r, x->fd, "input", RAM_SIZE);
+	x->saved->pio = &x->devices->pio;
 	x->saved->virtio = x->devices->virtio;
 	x->saved->count = VIRTIO_DEVICES;
 	read_machine(&x->r, x->vm, x->saved);

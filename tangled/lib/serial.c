@@ -147,16 +147,23 @@ struct device serial_device(struct serial *uart, int vmfd)
 	return (struct device) { UART_PORT, 8, uart, serial_read, serial_write, "serial port" };
 }
 
-void serial_save(const struct serial *uart, struct uart_state *s)
+/* The serial port's record, from the state the bus gives its calls. */
+void serial_save(const void *state, void *record)
 {
+	const struct serial *uart = state;
+	struct uart_state *s = record;
+
 	*s = (struct uart_state) {
 		uart->ier, uart->lcr, uart->mcr, uart->scr, uart->dll, uart->dlm,
 		uart->thr_empty, uart->line,
 	};
 }
 
-void serial_restore(struct serial *uart, const struct uart_state *s)
+void serial_restore(void *state, const void *record)
 {
+	struct serial *uart = state;
+	const struct uart_state *s = record;
+
 	uart->ier = s->ier;
 	uart->lcr = s->lcr;
 	uart->mcr = s->mcr;

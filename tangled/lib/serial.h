@@ -56,6 +56,6 @@ struct uart_state {
 	__u8 ier, lcr, mcr, scr, dll, dlm, thr_empty, line;
 };
 
-void serial_save(const struct serial *uart, struct uart_state *s);
-void serial_restore(struct serial *uart, const struct uart_state *s);
+void serial_save(const void *state, void *record);
+void serial_restore(void *state, const void *record);
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* From the chapter "A virtio device", book/37-virtio-console.nw. */
-/* places.h: the virtio devices' places in the PC: a window each, above RAM, and a line. */
+/* places.h: each virtio device's window above RAM, and its line. */
 #ifndef PLACES_H
 #define PLACES_H
 #define VIRTIO_DEVICES		3		/* the console, the disk, the network card */

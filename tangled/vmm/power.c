@@ -50,3 +50,21 @@ struct device power_device(struct power *p, struct pause *pause)
 	return (struct device) { POWER_PORT, POWER_PORTS, p, power_read, power_write, "power" };
 }
 
+/* The power device's record, from the state the bus gives its calls. */
+void power_save(const void *state, void *record)
+{
+	const struct power *p = state;
+	struct power_state *s = record;
+
+	*s = (struct power_state) { p->enable, p->sleep_type };
+}
+
+void power_restore(void *state, const void *record)
+{
+	struct power *p = state;
+	const struct power_state *s = record;
+
+	p->enable = s->enable;
+	p->sleep_type = s->sleep_type & 7;
+}
+

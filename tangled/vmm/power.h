@@ -24,4 +24,11 @@ struct power {
 };
 
 struct device power_device(struct power *p, struct pause *pause);
+/* The PM1 registers the kernel wrote, in a stream. */
+struct power_state {
+	__u16 enable, sleep_type;
+};
+
+void power_save(const void *state, void *record);
+void power_restore(void *state, const void *record);
 #endif

@@ -86,6 +86,56 @@ static struct snapshot_header stream_header(const struct vm *vm)
 	};
 }
 
+/* A port device that keeps state: the bus's name for it, and its record's calls. */
+struct port_kind {
+	const char *name;
+	__u32 size;		/* bytes of its record, at most PORT_RECORD_MAX */
+	void (*save)(const void *state, void *record);
+	void (*restore)(void *state, const void *record);
+};
+
+static void save_rtc(const void *state, void *record)
+{
+	const struct rtc *rtc = state;
+
+	*(__u8 *)record = rtc->index;
+}
+
+static void restore_rtc(void *state, const void *record)
+{
+	struct rtc *rtc = state;
+
+	rtc->index = *(const __u8 *)record & 0x7f;	/* as a write of the index port */
+}
+
+static const struct port_kind port_kinds[] = {
+	{ "serial port", sizeof(struct uart_state), serial_save, serial_restore },
+	{ "clock", 1, save_rtc, restore_rtc },
+	{ "power", sizeof(struct power_state), power_save, power_restore },
+};
+
+/* The kind of record dev keeps, or NULL. */
+static const struct port_kind *kind_of(const struct device *dev)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(port_kinds); i++)
+		if (!strcmp(port_kinds[i].name, dev->name))
+			return &port_kinds[i];
+	return NULL;
+}
+
+/* How many of the bus's devices keep a record. */
+static __u32 count_port_records(const struct bus *pio)
+{
+	__u32 n = 0;
+	size_t i;
+
+	for (i = 0; i < pio->count; i++)
+		n += kind_of(&pio->devices[i]) != NULL;
+	return n;
+}
+
 /* The snapshot's pieces as bytes: all of it but the pointer to its MSRs, which is last. */
 #define SNAPSHOT_PIECES	offsetof(struct snapshot, msrs)
 
@@ -172,27 +222,47 @@ static void put_devices(struct snapshot_writer *w, struct virtio_mmio *const *vi
 	}
 }
 
+/* A record for each port device that keeps one, in the bus's order, after their count. */
+static void put_port_records(struct snapshot_writer *w, const struct bus *pio)
+{
+	__u32 n = count_port_records(pio);
+	size_t i;
+
+	put(w, &n, sizeof(n));
+	for (i = 0; i < pio->count; i++) {
+		const struct device *dev = &pio->devices[i];
+		const struct port_kind *kind = kind_of(dev);
+		__u64 record[PORT_RECORD_MAX / 8] = { 0 };
+		struct port_record h;
+
+		if (!kind)
+			continue;
+		h = (struct port_record) { dev->base, kind->size };
+		kind->save(dev->state, record);
+		put(w, &h, sizeof(h));
+		put(w, record, h.size);
+	}
+}
+
 /* The stopped machine's devices and state after the pages, and the checksum. */
 void finish_snapshot(struct snapshot_writer *w, const struct vmm *v)
 {
 	const struct vm *vm = &v->m.vm;
 	struct snapshot *s = calloc(1, sizeof(*s));	/* zeros in the padding too */
-	struct pc_state pc;
 	__u64 end = PAGES_END;
+	__u32 nmsrs;
 
 	if (!s)
 		err(1, "calloc");
 	s->msrs = chosen_msrs(vm);
 	take_snapshot(vm, s, true);
-	memset(&pc, 0, sizeof(pc));			/* and here */
-	serial_save(&v->uart, &pc.uart);
-	pc.rtc_index = v->pc.rtc.index;
-	pc.nmsrs = s->msrs->nmsrs;
+	nmsrs = s->msrs->nmsrs;
 	put(w, &end, sizeof(end));
 	put_devices(w, v->virtio, v->in_memory);
+	put_port_records(w, &v->m.pio);
 	put(w, s, SNAPSHOT_PIECES);
-	put(w, &pc, sizeof(pc));
-	put(w, s->msrs->entries, pc.nmsrs * sizeof(s->msrs->entries[0]));
+	put(w, &nmsrs, sizeof(nmsrs));
+	put(w, s->msrs->entries, nmsrs * sizeof(s->msrs->entries[0]));
 	if (fwrite(&w->hash, sizeof(w->hash), 1, w->file) != 1 || fclose(w->file)) {
 		if (w->path)
 			unlink(w->path);
@@ -218,7 +288,7 @@ void save_machine(const struct vmm *v, const char *path)
 }
 
 /* The stream is not one to go on from: say why (a printf format) and stop. */
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(printf, 2, 3), noreturn))
 static void refuse(const struct snapshot_reader *r, const char *why, ...)
 {
 	char reason[256];
@@ -340,6 +410,55 @@ static void read_devices(struct snapshot_reader *r, struct virtio_mmio *const *v
 	}
 }
 
+/* Whether the port bus's device of that place has one of the first n records read. */
+static bool has_record(const struct saved_machine *saved, __u32 n, size_t device)
+{
+	__u32 i;
+
+	for (i = 0; i < n; i++)
+		if (saved->ports[i].device == device)
+			return true;
+	return false;
+}
+
+/* A record for each of the VMM's port devices that keeps one, and no other; else the
+ * stream is refused. */
+static void read_port_records(struct snapshot_reader *r, struct saved_machine *saved)
+{
+	const struct bus *pio = saved->pio;
+	__u32 n, i;
+	size_t j;
+
+	get(r, &n, sizeof(n));
+	if (n > MAX_DEVICES)
+		refuse(r, "more port devices' records than a bus has devices");
+	for (i = 0; i < n; i++) {
+		struct saved_port *p = &saved->ports[i];
+		const struct port_kind *kind;
+		const struct device *dev;
+		struct port_record h;
+
+		get(r, &h, sizeof(h));
+		dev = find_device(pio, h.port, 1);
+		kind = dev && dev->base == h.port ? kind_of(dev) : NULL;
+		if (!kind)
+			refuse(r, "a record of a device at port %#x, which this VMM does not have",
+			       h.port);
+		if (h.size != kind->size)
+			refuse(r, "its record of the %s has %u bytes, where this VMM's has %u",
+			       kind->name, h.size, kind->size);
+		p->device = dev - pio->devices;
+		if (has_record(saved, i, p->device))
+			refuse(r, "two records of the %s", kind->name);
+		get(r, p->record, h.size);
+	}
+	for (j = 0; j < pio->count; j++)
+		if (kind_of(&pio->devices[j]) && !has_record(saved, n, j))
+			refuse(r, "no record of the %s: give it the same devices",
+			       pio->devices[j].name);
+	saved->nports = n;
+}
+
 /* The pages into the VM's RAM, then the devices, the pieces and the MSRs, all checked. */
 void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_machine *saved)
 {
@@ -355,11 +474,12 @@ void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_m
 		get(r, (__u8 *)vm->mem + page * PAGE_SIZE, PAGE_SIZE);
 	}
 	read_devices(r, saved->virtio, saved->count, saved->devices);
+	read_port_records(r, saved);
 	get(r, &saved->state, SNAPSHOT_PIECES);
-	get(r, &saved->pc, sizeof(saved->pc));
-	if (saved->pc.nmsrs > SNAPSHOT_MSRS_MAX)
+	get(r, &saved->nmsrs, sizeof(saved->nmsrs));
+	if (saved->nmsrs > SNAPSHOT_MSRS_MAX)
 		refuse(r, "more MSRs than a vCPU has");
-	get(r, saved->msrs, saved->pc.nmsrs * sizeof(saved->msrs[0]));
+	get(r, saved->msrs, saved->nmsrs * sizeof(saved->msrs[0]));
 	hash = r->hash;
 	get(r, &checksum, sizeof(checksum));
 	if (checksum != hash)
@@ -368,12 +488,15 @@ void read_machine(struct snapshot_reader *r, const struct vm *vm, struct saved_m
 		refuse(r, "bytes after its end");
 }
 
-/* The devices, the vCPU complete: the serial port, the clock's index, and the
+/* The devices, the vCPU complete: each port device's record, and the
  * virtio devices as the reader set them up. */
 static void restore_devices(const struct saved_machine *saved, struct vmm *v)
 {
-	serial_restore(&v->uart, &saved->pc.uart);
-	v->pc.rtc.index = saved->pc.rtc_index;
+	for (__u32 i = 0; i < saved->nports; i++) {
+		const struct device *dev = &v->m.pio.devices[saved->ports[i].device];
+
+		kind_of(dev)->restore(dev->state, saved->ports[i].record);
+	}
 	for (size_t i = 0; i < v->in_memory; i++)
 		*v->virtio[i] = saved->devices[i];
 }
@@ -382,7 +505,7 @@ static void restore_devices(const struct saved_machine *saved, struct vmm *v)
 static void set_state(struct vmm *v, struct saved_machine *saved)
 {
 	struct snapshot *s = &saved->state;
-	__u32 n = saved->pc.nmsrs;
+	__u32 n = saved->nmsrs;
 
 	s->msrs = malloc(sizeof(*s->msrs) + n * sizeof(s->msrs->entries[0]));
 	if (!s->msrs)
@@ -401,6 +524,7 @@ void restore_machine(struct snapshot_reader *r, struct vmm *v)
 
 	if (!saved)
 		err(1, "malloc");
+	saved->pio = &v->m.pio;
 	saved->virtio = v->virtio;
 	saved->count = v->in_memory;
 	read_machine(r, vm, saved);

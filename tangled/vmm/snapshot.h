@@ -23,11 +23,18 @@ struct snapshot_header {
 	__u64 ram_size;		/* bytes: the machine that goes on gets as much */
 };
 
-/* After the snapshot's pieces: the PC's devices, and how many MSRs follow. */
-struct pc_state {
-	struct uart_state uart;
-	__u8 rtc_index;
-	__u32 nmsrs;
+/* A port device's record, after the virtio devices': which device, and its size. */
+struct port_record {
+	__u32 port;		/* the first port of the device's window */
+	__u32 size;		/* bytes of the record that follow */
+};
+
+#define PORT_RECORD_MAX	16	/* bytes of the largest record a device keeps */
+
+/* A port device's record as a restore read it, for the device it is of. */
+struct saved_port {
+	size_t device;			/* its place on the VMM's port bus */
+	__u64 record[PORT_RECORD_MAX / 8];
 };
 
 /* What a restore reads, and checks, before it sets anything. */
@@ -35,8 +42,11 @@ struct saved_machine {
 	struct virtio_mmio *const *virtio;	/* the VMM's devices, which the stream's must be */
 	size_t count;
 	struct virtio_mmio devices[VIRTIO_DEVICES];	/* the VMM's, as the stream has them */
+	const struct bus *pio;		/* the VMM's port devices, which the stream's must be */
+	struct saved_port ports[MAX_DEVICES];
+	__u32 nports;
 	struct snapshot state;		/* its MSRs apart, below */
-	struct pc_state pc;
+	__u32 nmsrs;
 	struct kvm_msr_entry msrs[SNAPSHOT_MSRS_MAX];
 };
 
