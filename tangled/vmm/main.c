@@ -286,11 +286,11 @@ static void say_how_it_ended(struct vmm *v)
 {
 	if (v->m.done)
 		printf("\nthe guest reset the machine\n");
-	if (!v->m.done && v->o.save) {
+	if (!v->m.done && v->o.save && !v->input.at_end) {	/* the input's end paused it */
 		save_machine(v, v->o.save);
 		printf("\nthe VMM saved the machine to %s\n", v->o.save);
 	}
-	if (!v->m.done && v->o.migrate) {
+	if (!v->m.done && v->o.migrate && !v->input.at_end) {	/* the thread has started */
 		finish_migration(&v->migration, v);
 		printf("\nthe VMM moved the machine to %s\n", v->o.migrate);
 	}
