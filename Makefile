@@ -67,7 +67,7 @@ grade:				## Judge answers: make grade EXERCISE=ex-string ANSWERS=dir-or-files
 CHECKS := check-tangle check-guests check-programs check-stages check-fuzz check-patches check-map check-book \
 	check-kernel check-checks
 # The tests of the checks, the longest first: they run side by side.
-TESTS_OF_CHECKS := test-reuse test-reader-tools test-check-kernel test-project test-unrestricted-guest \
+TESTS_OF_CHECKS := test-kernel-lab test-reuse test-reader-tools test-check-kernel test-project test-unrestricted-guest \
 	test-check-guests test-mutations test-stages test-student-loop test-check-syllabus test-check-map \
 	test-need test-check-prose-symbols test-check-figures test-xref test-renumber
 REUSE := tools/reuse
